@@ -1,0 +1,21 @@
+import { InvalidArgumentError } from 'commander';
+import semver from 'semver';
+
+/** Commander argument parsers: each rejects bad values with a message that says what is expected. */
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a positive number.');
+  return number;
+}
+
+export function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('expected a port, 0-65535.');
+  return number;
+}
+
+/** A kernel or Kubernetes style major.minor such as `4.18`. */
+export function majorMinor(value: string): string {
+  if (!/^\d+\.\d+$/.test(value) || !semver.coerce(value)) throw new InvalidArgumentError('expected MAJOR.MINOR, for example 4.18.');
+  return value;
+}

@@ -1,0 +1,88 @@
+import type { DeviceFacts } from '../../host/facts.ts';
+import type { CheckId, CheckResult } from '../types.ts';
+
+interface DeviceRule {
+  id: CheckId;
+  /** What a missing or unusable device costs: KVM and TUN are required, vhost-net only speeds networking up. */
+  severity: 'fail' | 'warn';
+  expected: { major: number; minor: number };
+  /** What to do when the device is absent or its driver is not loaded. */
+  loadHint: string;
+}
+
+export const DEVICE_RULES = {
+  kvm: {
+    id: 'dev.kvm',
+    severity: 'fail',
+    expected: { major: 10, minor: 232 },
+    loadHint:
+      'Load kvm_intel or kvm_amd and enable VT-x/AMD-V in the firmware. On AWS only *.metal instances expose KVM.',
+  },
+  tun: {
+    id: 'dev.tun',
+    severity: 'fail',
+    expected: { major: 10, minor: 200 },
+    loadHint: 'Load the tun module (modprobe tun); without it VMs get no network at all.',
+  },
+  vhostNet: {
+    id: 'dev.vhost-net',
+    severity: 'warn',
+    expected: { major: 10, minor: 238 },
+    loadHint: 'Load the vhost_net module (modprobe vhost_net) for in-kernel virtio networking.',
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResult {
+  const { id, severity, expected } = rule;
+  const path = `/${device.path}`;
+  if (device.state === 'unknown') return { id, status: 'error', message: `could not inspect ${path}: ${device.reason}` };
+  if (device.state === 'missing') {
+    return { id, status: severity, message: `${path} does not exist`, hint: rule.loadHint, observed: { path } };
+  }
+  const observed = { path, kind: device.kind, major: device.major, minor: device.minor, open: device.open };
+  const numbers = `${device.major}:${device.minor}`;
+  const want = `${expected.major}:${expected.minor}`;
+  if (device.kind !== 'char') {
+    return {
+      id,
+      status: severity,
+      message: `${path} is a ${device.kind === 'file' ? 'regular file' : device.kind}, not a character device`,
+      hint: `Remove it and let the kernel (devtmpfs) create the ${want} character device.`,
+      observed,
+    };
+  }
+  if (numbers !== want) {
+    return {
+      id,
+      status: severity,
+      message: `${path} is character device ${numbers}, expected ${want}`,
+      hint: `Recreate it as a ${want} character device (mknod ${path} c ${expected.major} ${expected.minor}).`,
+      observed,
+    };
+  }
+  switch (device.open) {
+    case 'ok':
+      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write`, observed };
+    case 'ENODEV':
+    case 'ENXIO':
+      return {
+        id,
+        status: severity,
+        message: `${path} exists but its driver is not loaded (open: ${device.open})`,
+        hint: rule.loadHint,
+        observed,
+      };
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return {
+        id,
+        status: severity,
+        message: `${path} exists but cannot be opened read-write (${device.open})`,
+        hint: 'Run virtgate as root in a privileged container; check the file mode and the device cgroup.',
+        observed,
+      };
+    default:
+      return { id, status: 'error', message: `opening ${path} failed with ${device.open}; cannot tell whether it works`, observed };
+  }
+}

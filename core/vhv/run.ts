@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { errorDetail, errnoCode } from '../host/files.ts';
+import { parseVhvOutput } from './parse.ts';
+import type { VhvFacts } from './types.ts';
+
+export interface VhvRunOptions {
+  /** The executable; `virt-host-validate` from PATH by default. */
+  command: string;
+  timeoutSeconds: number;
+}
+
+export const DEFAULT_VHV_OPTIONS: VhvRunOptions = { command: 'virt-host-validate', timeoutSeconds: 30 };
+
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/**
+ * Runs `virt-host-validate qemu` with LC_ALL=C (its labels are translated) and a hard timeout.
+ * Never `-q`: it prints nothing at all, even on FAIL.
+ */
+export async function runVirtHostValidate(options: VhvRunOptions = DEFAULT_VHV_OPTIONS): Promise<VhvFacts> {
+  const { command, timeoutSeconds } = options;
+  const result = await execa(command, ['qemu'], {
+    env: { LC_ALL: 'C', LANG: 'C' },
+    stdin: 'ignore',
+    reject: false,
+    timeout: timeoutSeconds * 1000,
+    killSignal: 'SIGKILL',
+    maxBuffer: MAX_OUTPUT_BYTES,
+    stripFinalNewline: false,
+  });
+  if (result.timedOut) return { state: 'timeout', command, seconds: timeoutSeconds };
+  if (result.failed && result.exitCode === undefined) {
+    const code = errnoCode(result.cause);
+    if (code === 'ENOENT') return { state: 'missing', command };
+    return { state: 'failed', command, detail: result.isMaxBuffer ? `printed more than ${MAX_OUTPUT_BYTES} bytes` : (result.shortMessage ?? 'unknown error') };
+  }
+  if (result.isMaxBuffer) return { state: 'failed', command, detail: `printed more than ${MAX_OUTPUT_BYTES} bytes` };
+  return { state: 'ran', source: 'tool', exitCode: result.exitCode ?? null, ...parseVhvOutput(`${result.stdout}\n${result.stderr}`) };
+}
+
+/** Reads a recorded `virt-host-validate qemu` output (for tests and support cases). */
+export async function readVhvRecording(file: string): Promise<VhvFacts> {
+  try {
+    const text = await readFile(file, 'utf8');
+    return { state: 'ran', source: 'recording', exitCode: null, ...parseVhvOutput(text.slice(0, MAX_OUTPUT_BYTES)) };
+  } catch (error) {
+    return { state: 'failed', command: file, detail: `cannot read recording: ${errorDetail(error)}` };
+  }
+}
