@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import semver from 'semver';
+import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../core/host/probes/devices.ts';
 
 /** Commander argument parsers: each rejects bad values with a message that says what is expected. */
 export function positiveNumber(value: string): number {
@@ -18,4 +19,12 @@ export function port(value: string): number {
 export function majorMinor(value: string): string {
   if (!/^\d+\.\d+$/.test(value) || !semver.coerce(value)) throw new InvalidArgumentError('expected MAJOR.MINOR, for example 4.18.');
   return value;
+}
+
+export function deviceNumbers(value: string): Record<DeviceName, DeviceSpec> {
+  try {
+    return parseDeviceOverrides(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
 }

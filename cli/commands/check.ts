@@ -2,12 +2,13 @@ import { access } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { HostFacts } from '../../core/host/facts.ts';
 import { assertHostRoot, HostRootError, probeHost } from '../../core/host/probe-host.ts';
+import { DEVICE_SPECS, type DeviceName, type DeviceSpec } from '../../core/host/probes/devices.ts';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { evaluate } from '../../core/verdict/evaluate.ts';
 import { DEFAULT_POLICY, type Verdict } from '../../core/verdict/types.ts';
 import { DEFAULT_VHV_OPTIONS, readVhvRecording, runVirtHostValidate } from '../../core/vhv/run.ts';
 import type { VhvFacts } from '../../core/vhv/types.ts';
-import { majorMinor, positiveNumber } from '../parse-options.ts';
+import { deviceNumbers, majorMinor, positiveNumber } from '../parse-options.ts';
 import { renderCheckTable } from '../render/check-table.ts';
 import { EXIT, UsageError } from '../usage-error.ts';
 
@@ -20,6 +21,7 @@ interface CheckOptions {
   vhvOutput?: string;
   vhvCommand: string;
   vhvTimeout: number;
+  deviceNumbers: Record<DeviceName, DeviceSpec>;
 }
 
 /** The `--json` document. Its schema is documented in the README. */
@@ -45,6 +47,12 @@ export function checkCommand(): Command {
         .default(DEFAULT_VHV_OPTIONS.timeoutSeconds)
         .argParser(positiveNumber),
     )
+    .addOption(
+      new Option('--device-numbers <name=major:minor,...>', 'testing only: accept other device numbers; results say "overridden"')
+        .default(DEVICE_SPECS, 'the kernel\'s')
+        .argParser(deviceNumbers)
+        .hideHelp(),
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 ready, 1 not ready, 2 usage or internal error.\n' +
@@ -68,7 +76,7 @@ async function runCheck(options: CheckOptions): Promise<number> {
     });
   }
   const policy = { allowEmulation: options.allowEmulation, minKernel: options.minKernel };
-  const [facts, vhv] = await Promise.all([probeHost(options.hostRoot), virtHostValidate(options)]);
+  const [facts, vhv] = await Promise.all([probeHost(options.hostRoot, options.deviceNumbers), virtHostValidate(options)]);
   const verdict = evaluate(facts, vhv, policy);
   if (options.json) {
     const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: options.hostRoot, policy, facts };

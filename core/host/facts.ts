@@ -38,6 +38,10 @@ export type DeviceFacts =
       kind: FileKind;
       major: number;
       minor: number;
+      /** The major:minor the probe required, e.g. `10:232`. */
+      expected: string;
+      /** True when a test override replaced the kernel's numbers (see DeviceSpec). */
+      overridden: boolean;
       /** `ok`, or the errno code of open(O_RDWR): EACCES, ENODEV, EPERM, ... */
       open: string;
     }

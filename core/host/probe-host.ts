@@ -3,7 +3,7 @@ import type { HostFacts } from './facts.ts';
 import { errorDetail } from './files.ts';
 import { probeCgroup } from './probes/cgroup.ts';
 import { probeCpu } from './probes/cpu.ts';
-import { KVM_DEVICE, probeDevice, TUN_DEVICE, VHOST_NET_DEVICE } from './probes/devices.ts';
+import { DEVICE_SPECS, type DeviceName, type DeviceSpec, probeDevice } from './probes/devices.ts';
 import { probeIommu } from './probes/iommu.ts';
 import { probeKernelRelease } from './probes/kernel.ts';
 import { probeModules, probeNested } from './probes/modules.ts';
@@ -23,12 +23,15 @@ export async function assertHostRoot(hostRoot: string): Promise<void> {
 }
 
 /** Runs every native probe under the host root. I/O only: no decisions are made here. */
-export async function probeHost(hostRoot: string): Promise<HostFacts> {
+export async function probeHost(
+  hostRoot: string,
+  devices: Readonly<Record<DeviceName, DeviceSpec>> = DEVICE_SPECS,
+): Promise<HostFacts> {
   const [cpu, kvm, tun, vhostNet, kernelRelease, os, modules, nested, cgroup, iommu] = await Promise.all([
     probeCpu(hostRoot),
-    probeDevice(hostRoot, KVM_DEVICE),
-    probeDevice(hostRoot, TUN_DEVICE),
-    probeDevice(hostRoot, VHOST_NET_DEVICE),
+    probeDevice(hostRoot, devices.kvm),
+    probeDevice(hostRoot, devices.tun),
+    probeDevice(hostRoot, devices['vhost-net']),
     probeKernelRelease(hostRoot),
     probeOsRelease(hostRoot),
     probeModules(hostRoot),

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, one `npm test`:
+ *  - unit: pure functions and host probes on fixture roots, beside the code they test;
+ *  - integration: against the real control plane started once per run (globalSetup);
+ *  - faults: the fault suite (`npm run test:faults`), also against the real control plane.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'agent/**/*.test.ts', 'aggregator/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/controlplane/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          // One shared control plane; files run one at a time so audit-log counts stay attributable.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          globalSetup: ['test/controlplane/global-setup.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
