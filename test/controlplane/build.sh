@@ -5,6 +5,7 @@
 # versions only reports what it found.
 #
 #   VIRTGATE_CACHE   cache root (default: ~/.cache/virtgate)
+#   --check          build nothing; exit 1 with instructions if a binary is missing
 #
 # Prints the bin directory on the last line of stdout.
 set -euo pipefail
@@ -14,8 +15,8 @@ cache="${VIRTGATE_CACHE:-$HOME/.cache/virtgate}"
 
 k8s_version="v1.36.3"
 helm_version="v4.3.2"
-# The stamp changes whenever the wrapper module changes, so a version bump rebuilds.
-stamp="$(cat "$here/go.mod" "$here/go.sum" "$0" | sha256sum | cut -c1-16)"
+# The stamp changes whenever the wrapper module or a version changes, so a bump rebuilds.
+stamp="$( (cat "$here/go.mod" "$here/go.sum"; echo "$k8s_version $helm_version") | sha256sum | cut -c1-16)"
 bin="$cache/controlplane/$k8s_version-$stamp/bin"
 
 # Go's own caches live beside the binaries, so deleting the cache root gives a true cold build.
@@ -26,19 +27,25 @@ export CGO_ENABLED=0
 
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-if ! command -v go >/dev/null 2>&1; then
-  log "Go is not installed. Install Go >= 1.26 (https://go.dev/doc/install) and run this script again."
-  exit 1
-fi
-
 want=(etcd kube-apiserver kube-scheduler kube-controller-manager helm)
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
+
+if [[ "${1:-}" == "--check" && ${#missing[@]} -gt 0 ]]; then
+  log "missing control-plane binaries: ${missing[*]} (expected in $bin)."
+  log "Build them once with: bash test/controlplane/build.sh   (needs Go >= 1.26 and the Go module proxy; ~30 min cold)"
+  exit 1
+fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   log "up to date: ${want[*]} (Kubernetes $k8s_version, helm $helm_version) in $bin"
   echo "$bin"
   exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  log "Go is not installed, and ${missing[*]} must be built. Install Go >= 1.26 (https://go.dev/doc/install) and run this script again."
+  exit 1
 fi
 
 mkdir -p "$bin"

@@ -1,0 +1,220 @@
+import { request } from 'node:https';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { writeKubeconfig } from './kubeconfig.ts';
+import { createPki, type Pki } from './pki.ts';
+import { freePort } from './ports.ts';
+import { ManagedProcess, startWatchdog } from './process.ts';
+
+export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+// Metadata for every request, once (at ResponseComplete; watches also at ResponseStarted):
+// enough to count each identity's reads and writes without logging bodies.
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: Metadata
+`;
+
+export interface ControlPlaneInfo {
+  dir: string;
+  binDir: string;
+  server: string;
+  caFile: string;
+  adminKubeconfig: string;
+  auditLog: string;
+}
+
+/**
+ * A real etcd + kube-apiserver (RBAC, Node authorizer, default admission plugins including
+ * ValidatingAdmissionPolicy, NodeRestriction, service-account signing, audit log) on loopback,
+ * with kube-scheduler and kube-controller-manager started on request.
+ */
+export class ControlPlane {
+  private constructor(
+    readonly info: ControlPlaneInfo,
+    private readonly pki: Pki,
+    private readonly etcd: ManagedProcess,
+    private readonly apiServer: ManagedProcess,
+    private readonly scheduler: ManagedProcess,
+    private readonly controllerManager: ManagedProcess,
+    private readonly watchdog: ChildProcess,
+  ) {}
+
+  static async start(binDir: string): Promise<ControlPlane> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-cp-'));
+    const watchdog = startWatchdog(dir);
+    const pkiDir = path.join(dir, 'pki');
+    await mkdir(pkiDir);
+    const pki = await createPki(pkiDir);
+    const [etcdPort, etcdPeerPort, apiPort, schedulerPort, kcmPort] = await Promise.all([
+      freePort(), freePort(), freePort(), freePort(), freePort(),
+    ]);
+    const server = `https://127.0.0.1:${apiPort}`;
+    const auditPolicy = path.join(dir, 'audit-policy.yaml');
+    await writeFile(auditPolicy, AUDIT_POLICY);
+    const auditLog = path.join(dir, 'audit.log');
+    const adminKubeconfig = await writeKubeconfig(path.join(dir, 'admin.kubeconfig'), server, pki.caCert, {
+      clientCertificate: pki.adminCert,
+      clientKey: pki.adminKey,
+    });
+
+    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+    const etcd = new ManagedProcess('etcd', dir, path.join(binDir, 'etcd'), () => [
+      '--name=virtgate-test',
+      `--data-dir=${path.join(dir, 'etcd-data')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-cluster=virtgate-test=http://127.0.0.1:${etcdPeerPort}`,
+      // Test data is thrown away; fsync only costs time.
+      '--unsafe-no-fsync',
+      '--log-level=warn',
+    ]);
+    const apiServer = new ManagedProcess('kube-apiserver', dir, path.join(binDir, 'kube-apiserver'), () => [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--tls-cert-file=${pki.serverCert}`,
+      `--tls-private-key-file=${pki.serverKey}`,
+      `--client-ca-file=${pki.caCert}`,
+      '--authorization-mode=Node,RBAC',
+      '--enable-admission-plugins=NodeRestriction,ValidatingAdmissionPolicy',
+      `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
+      `--service-account-key-file=${pki.serviceAccountPub}`,
+      `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+      '--service-cluster-ip-range=10.96.0.0/16',
+      '--allow-privileged=true',
+      `--audit-policy-file=${auditPolicy}`,
+      `--audit-log-path=${auditLog}`,
+      '--audit-log-format=json',
+      '--audit-log-mode=blocking',
+      '--audit-log-maxsize=0',
+      '--profiling=false',
+      '--v=0',
+    ]);
+    const scheduler = new ManagedProcess('kube-scheduler', dir, path.join(binDir, 'kube-scheduler'), () => [
+      `--kubeconfig=${adminKubeconfig}`,
+      `--authentication-kubeconfig=${adminKubeconfig}`,
+      `--authorization-kubeconfig=${adminKubeconfig}`,
+      '--leader-elect=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${schedulerPort}`,
+    ]);
+    const controllerManager = new ManagedProcess('kube-controller-manager', dir, path.join(binDir, 'kube-controller-manager'), () => [
+      `--kubeconfig=${adminKubeconfig}`,
+      `--authentication-kubeconfig=${adminKubeconfig}`,
+      `--authorization-kubeconfig=${adminKubeconfig}`,
+      '--controllers=garbage-collector-controller',
+      '--leader-elect=false',
+      '--bind-address=127.0.0.1',
+      `--secure-port=${kcmPort}`,
+    ]);
+
+    const plane = new ControlPlane(
+      { dir, binDir, server, caFile: pki.caCert, adminKubeconfig, auditLog },
+      pki, etcd, apiServer, scheduler, controllerManager, watchdog,
+    );
+    try {
+      await etcd.start();
+      await plane.startApiServer();
+    } catch (error) {
+      await plane.stop();
+      throw error;
+    }
+    return plane;
+  }
+
+  async startApiServer(timeoutMs = 90_000): Promise<void> {
+    await this.apiServer.start();
+    await this.waitReady(timeoutMs);
+  }
+
+  /** Graceful stop, like a control-plane upgrade. */
+  async stopApiServer(): Promise<void> {
+    await this.apiServer.stop();
+  }
+
+  /** SIGKILL, like a crash. */
+  async killApiServer(): Promise<void> {
+    await this.apiServer.kill();
+  }
+
+  async restartEtcd(): Promise<void> {
+    await this.etcd.stop();
+    await this.etcd.start();
+  }
+
+  async startScheduler(): Promise<void> {
+    await this.scheduler.start();
+  }
+
+  async stopScheduler(): Promise<void> {
+    await this.scheduler.stop();
+  }
+
+  async startControllerManager(): Promise<void> {
+    await this.controllerManager.start();
+  }
+
+  async stopControllerManager(): Promise<void> {
+    await this.controllerManager.stop();
+  }
+
+  get status(): Record<string, boolean> {
+    return {
+      etcd: this.etcd.running,
+      apiServer: this.apiServer.running,
+      scheduler: this.scheduler.running,
+      controllerManager: this.controllerManager.running,
+    };
+  }
+
+  /** Polls /readyz with the admin certificate until it answers 200. */
+  async waitReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = 'no answer';
+    while (Date.now() < deadline) {
+      if (!this.apiServer.running) {
+        const log = await readFile(this.apiServer.logFile, 'utf8').catch(() => '');
+        throw new Error(`kube-apiserver exited during start-up. Last log lines:\n${log.split('\n').slice(-15).join('\n')}`);
+      }
+      try {
+        const status = await this.get('/readyz');
+        if (status === 200) return;
+        last = `HTTP ${status}`;
+      } catch (error) {
+        last = error instanceof Error ? error.message : String(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`kube-apiserver was not ready after ${timeoutMs} ms (${last}); see ${this.apiServer.logFile}`);
+  }
+
+  private async get(pathname: string): Promise<number> {
+    const [cert, key, ca] = await Promise.all([readFile(this.pki.adminCert), readFile(this.pki.adminKey), readFile(this.pki.caCert)]);
+    return new Promise((resolve, reject) => {
+      const req = request(`${this.info.server}${pathname}`, { cert, key, ca, timeout: 2000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** Stops everything and removes the temp dir. Safe to call twice. */
+  async stop(): Promise<void> {
+    for (const component of [this.controllerManager, this.scheduler, this.apiServer, this.etcd]) {
+      await component.stop().catch(() => undefined);
+    }
+    this.watchdog.kill('SIGKILL');
+    if (!process.env.VIRTGATE_KEEP_CONTROLPLANE) await rm(this.info.dir, { recursive: true, force: true });
+  }
+}
