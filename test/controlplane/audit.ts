@@ -14,7 +14,11 @@ export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'dele
 
 /** Reads the API server's JSON audit log from a byte offset, so a test counts only its own window. */
 export class AuditLog {
-  constructor(readonly file: string) {}
+  readonly file: string;
+
+  constructor(file: string) {
+    this.file = file;
+  }
 
   /** The current end of the log: pass it to `since` later. */
   async mark(): Promise<number> {

@@ -10,9 +10,9 @@ const BUILD_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bu
  * Finds the cached control-plane binaries without building them. Missing binaries make the
  * integration tests fail (never skip) with the command that builds them.
  */
-export async function locateBinaries(): Promise<string> {
+export async function locateBinaries(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   try {
-    const { stdout } = await run('bash', [BUILD_SCRIPT, '--check'], { encoding: 'utf8' });
+    const { stdout } = await run('bash', [BUILD_SCRIPT, '--check'], { encoding: 'utf8', env });
     const bin = stdout.trim().split('\n').pop();
     if (!bin) throw new Error('build.sh --check printed no bin directory');
     return bin;

@@ -33,16 +33,31 @@ export interface ControlPlaneInfo {
  * ValidatingAdmissionPolicy, NodeRestriction, service-account signing, audit log) on loopback,
  * with kube-scheduler and kube-controller-manager started on request.
  */
+interface Components {
+  etcd: ManagedProcess;
+  apiServer: ManagedProcess;
+  scheduler: ManagedProcess;
+  controllerManager: ManagedProcess;
+}
+
 export class ControlPlane {
-  private constructor(
-    readonly info: ControlPlaneInfo,
-    private readonly pki: Pki,
-    private readonly etcd: ManagedProcess,
-    private readonly apiServer: ManagedProcess,
-    private readonly scheduler: ManagedProcess,
-    private readonly controllerManager: ManagedProcess,
-    private readonly watchdog: ChildProcess,
-  ) {}
+  readonly info: ControlPlaneInfo;
+  private readonly pki: Pki;
+  private readonly etcd: ManagedProcess;
+  private readonly apiServer: ManagedProcess;
+  private readonly scheduler: ManagedProcess;
+  private readonly controllerManager: ManagedProcess;
+  private readonly watchdog: ChildProcess;
+
+  private constructor(info: ControlPlaneInfo, pki: Pki, components: Components, watchdog: ChildProcess) {
+    this.info = info;
+    this.pki = pki;
+    this.etcd = components.etcd;
+    this.apiServer = components.apiServer;
+    this.scheduler = components.scheduler;
+    this.controllerManager = components.controllerManager;
+    this.watchdog = watchdog;
+  }
 
   static async start(binDir: string): Promise<ControlPlane> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-cp-'));
@@ -118,7 +133,9 @@ export class ControlPlane {
 
     const plane = new ControlPlane(
       { dir, binDir, server, caFile: pki.caCert, adminKubeconfig, auditLog },
-      pki, etcd, apiServer, scheduler, controllerManager, watchdog,
+      pki,
+      { etcd, apiServer, scheduler, controllerManager },
+      watchdog,
     );
     try {
       await etcd.start();

@@ -11,12 +11,17 @@ export class ManagedProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
 
-  constructor(
-    readonly name: string,
-    private readonly dir: string,
-    private readonly command: string,
-    private readonly args: () => string[],
-  ) {}
+  readonly name: string;
+  private readonly dir: string;
+  private readonly command: string;
+  private readonly args: () => string[];
+
+  constructor(name: string, dir: string, command: string, args: () => string[]) {
+    this.name = name;
+    this.dir = dir;
+    this.command = command;
+    this.args = args;
+  }
 
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
