@@ -4,15 +4,21 @@ import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { checkCommand } from './commands/check.ts';
 import { EXIT, UsageError } from './usage-error.ts';
 
+/** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
+const ONE_LINE_ERRORS = {
+  outputError: (message: string, write: (text: string) => void) => write(`${message.trim().split('\n').join(' ')}\n`),
+};
+
 function buildProgram(): Command {
   const program = new Command('virtgate')
     .description('Which nodes can really run KubeVirt VMs, and is this cluster ready for them?')
     .version(VIRTGATE_VERSION)
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: (message, write) => write(message.split('\n')[0] + '\n') });
+    .configureOutput(ONE_LINE_ERRORS);
   program.addCommand(checkCommand());
-  for (const command of program.commands) command.exitOverride();
+  // addCommand() does not pass settings down, so each subcommand gets them here.
+  for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
   return program;
 }
 

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRead } from './facts.ts';
@@ -22,17 +23,25 @@ export function errorDetail(error: unknown): string {
 /**
  * Reads a text file under the host root, at most `maxBytes`.
  * procfs reports size 0, so this reads in chunks instead of trusting stat.
+ * Only regular files are read (procfs, sysfs and cgroupfs files all are): a FIFO would block
+ * open() and read() forever and a device could stream without end, so O_NONBLOCK keeps the
+ * open from waiting and fstat refuses anything else before the first read.
  */
 export async function readHostFile(hostRoot: string, relative: string, maxBytes = MAX_HOST_FILE_BYTES): Promise<FileRead> {
   let handle;
   try {
-    handle = await open(hostPath(hostRoot, relative), 'r');
+    handle = await open(hostPath(hostRoot, relative), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'unreadable', code, detail: errorDetail(error) };
   }
   try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+      return { state: 'unreadable', code: info.isDirectory() ? 'EISDIR' : 'ENOTREG', detail: `${relative} is ${kind}, not a regular file` };
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);

@@ -26,6 +26,9 @@ export async function runVirtHostValidate(options: VhvRunOptions = DEFAULT_VHV_O
     reject: false,
     timeout: timeoutSeconds * 1000,
     killSignal: 'SIGKILL',
+    // Kill the whole process group: a wrapper script's child that still holds stdout would
+    // otherwise keep the pipe open and hang virtgate past the timeout.
+    killDescendants: true,
     maxBuffer: MAX_OUTPUT_BYTES,
     stripFinalNewline: false,
   });

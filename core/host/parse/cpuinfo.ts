@@ -18,7 +18,12 @@ export function parseCpuinfo(text: string): Observation<CpuFacts> {
   let armImplementer: string | undefined;
   let armFeatures: string | undefined;
 
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  // procfs ends every line with a newline; text that does not was cut, and its last line may be partial.
+  const lastLineCut = !text.endsWith('\n');
+  let flagsCut = false;
+
+  for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const key = line.slice(0, colon).trim();
@@ -34,7 +39,10 @@ export function parseCpuinfo(text: string): Observation<CpuFacts> {
         model ??= value;
         break;
       case 'flags':
-        flags ??= value;
+        if (flags === undefined) {
+          flags = value;
+          flagsCut = lastLineCut && index === lines.length - 1;
+        }
         break;
       case 'CPU implementer':
         armImplementer ??= value;
@@ -49,6 +57,8 @@ export function parseCpuinfo(text: string): Observation<CpuFacts> {
     if (flags === undefined) {
       return { state: 'unknown', reason: 'proc/cpuinfo names an x86 vendor but has no flags line; it looks truncated' };
     }
+    // A cut flags line could have lost vmx/svm: saying "absent" would turn a read problem into a fail.
+    if (flagsCut) return { state: 'unknown', reason: 'proc/cpuinfo ends inside the flags line; it looks truncated' };
     const set = new Set(flags.split(/\s+/));
     return {
       state: 'ok',

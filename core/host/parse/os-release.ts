@@ -13,7 +13,8 @@ function unquote(raw: string): string {
 /** Parses etc/os-release (os-release(5)). */
 export function parseOsRelease(text: string): Observation<OsRelease> {
   const fields = new Map<string, string>();
-  for (const line of text.split('\n')) {
+  // CRLF too: `.` stops at a stray \r, which would hide every line of a file saved on Windows.
+  for (const line of text.split(/\r?\n/)) {
     const match = /^\s*([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
     if (match?.[1] && match[2] !== undefined) fields.set(match[1], unquote(match[2]));
   }

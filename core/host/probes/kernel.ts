@@ -6,7 +6,8 @@ export async function probeKernelRelease(hostRoot: string): Promise<Observation<
   const read = await readHostFile(hostRoot, 'proc/sys/kernel/osrelease', 4096);
   if (read.state !== 'ok') return { state: 'unknown', reason: describeRead('proc/sys/kernel/osrelease', read) };
   const release = read.text.trim();
-  if (!/^\d+\.\d+/.test(release) || /[^\x21-\x7e]/.test(release)) {
+  // The kernel caps a release at 64 characters (__NEW_UTS_LEN): anything longer is not one.
+  if (!/^\d+\.\d+/.test(release) || /[^\x21-\x7e]/.test(release) || release.length > 64) {
     return { state: 'unknown', reason: `proc/sys/kernel/osrelease is not a kernel release: ${JSON.stringify(release.slice(0, 64))}` };
   }
   return { state: 'ok', value: release };

@@ -1,4 +1,4 @@
-import type { DeviceFacts } from '../../host/facts.ts';
+import type { DeviceFacts, FileKind } from '../../host/facts.ts';
 import type { CheckId, CheckResult } from '../types.ts';
 
 interface DeviceRule {
@@ -28,6 +28,14 @@ export const DEVICE_RULES = {
   },
 } as const satisfies Record<string, DeviceRule>;
 
+const KIND_PHRASE: Record<FileKind, string> = {
+  char: 'a character device',
+  block: 'a block device',
+  file: 'a regular file',
+  directory: 'a directory',
+  other: 'a FIFO, socket or other special file',
+};
+
 export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResult {
   const { id, severity } = rule;
   const path = `/${device.path}`;
@@ -51,7 +59,7 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
     return {
       id,
       status: severity,
-      message: `${path} is a ${device.kind === 'file' ? 'regular file' : device.kind}, not a character device`,
+      message: `${path} is ${KIND_PHRASE[device.kind]}, not a character device`,
       hint: `Remove it and let the kernel (devtmpfs) create the ${want} character device.`,
       observed,
     };
