@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { checkCommand } from './commands/check.ts';
+import { tupleCommand } from './commands/tuple.ts';
 import { EXIT, UsageError } from './usage-error.ts';
 
 /** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
@@ -17,6 +18,7 @@ function buildProgram(): Command {
     .exitOverride()
     .configureOutput(ONE_LINE_ERRORS);
   program.addCommand(checkCommand());
+  program.addCommand(tupleCommand());
   // addCommand() does not pass settings down, so each subcommand gets them here.
   for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
   return program;

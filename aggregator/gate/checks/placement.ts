@@ -1,0 +1,50 @@
+import type { JsonObject } from '../../../core/json.ts';
+import type { KubeVirtSummary } from '../../model/kubevirt.ts';
+import { clip } from '../../model/untrusted.ts';
+import { selectNodes } from '../../placement/select-nodes.ts';
+import { canRunVms } from '../../readiness/sort.ts';
+import type { AssessedNode } from '../../readiness/types.ts';
+import { firstFew, nameList, plural } from '../evidence.ts';
+import type { GateCheck } from '../types.ts';
+import { kubevirtMissing } from './kubevirt.ts';
+
+/**
+ * kubevirt.placement: which nodes KubeVirt's spec.workloads.nodePlacement selects (virt-handler,
+ * and so VMs, run there). fail when it selects a node that is not ready (not-ready or unknown) or
+ * no ready node at all; pass when every selected node is ready (emulation counts: the agent's
+ * policy allowed it, and kubevirt.emulation-consistent judges it). The fix is a nodeSelector on
+ * virtgate's ready label. No KubeVirt, or a placement that cannot be read → unknown.
+ */
+export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
+  const id = 'kubevirt.placement';
+  const missing = kubevirtMissing(kubevirt);
+  if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: `${missing ?? ''}: no placement to check`, evidence: { kubevirt: kubevirt.state } };
+  const placement = kubevirt.cr.workloadsPlacement;
+  if (placement.state === 'invalid') {
+    return { id, status: 'unknown', message: `cannot read spec.workloads.nodePlacement: ${placement.reason}`, evidence: { reason: placement.reason } };
+  }
+  const readyLabel = `${prefix}/ready`;
+  const fix = `set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} so that VMs land only on validated nodes`;
+  // `nodes` is sorted worst first, and filtering keeps that order.
+  const selected = selectNodes(placement, nodes);
+  const bad = selected.filter((item) => !canRunVms(item.readiness.state));
+  const good = selected.length - bad.length;
+  const evidence: JsonObject = {
+    selected: selected.length,
+    selectedReady: good,
+    selectedNotReady: firstFew(bad.map((item) => `${item.node.name} (${item.readiness.state})`)),
+    nodeSelector: Object.fromEntries(Object.entries(placement.nodeSelector).slice(0, 20).map(([key, value]) => [clip(key, 100), clip(value, 63)])),
+    requiredAffinityTerms: placement.requiredTerms === null ? null : placement.requiredTerms.length,
+    tolerations: placement.tolerations.length,
+    recommendedNodeSelector: { [readyLabel]: 'true' },
+  };
+  const scope = Object.keys(placement.nodeSelector).length === 0 && placement.requiredTerms === null ? 'selects every node and ' : '';
+  if (bad.length > 0) {
+    const names = nameList(bad.map((item) => `${item.node.name} (${item.readiness.state})`));
+    return { id, status: 'fail', message: `KubeVirt's workloads placement ${scope}selects ${plural(bad.length, 'node')} that ${bad.length === 1 ? 'is' : 'are'} not ready: ${names}; ${fix}`, evidence };
+  }
+  if (good === 0) {
+    return { id, status: 'fail', message: `KubeVirt's workloads placement selects no ready node: VMs cannot be placed; ${fix}`, evidence };
+  }
+  return { id, status: 'pass', message: `KubeVirt's workloads placement ${scope}selects ${plural(good, 'node')}, all ready`, evidence };
+}

@@ -1,0 +1,296 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_GATE_CONFIG, type GateConfig } from '../model/config.ts';
+import type { ClusterSnapshot } from '../model/snapshot.ts';
+import { healthyCluster, listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../testing/cluster-fixtures.ts';
+import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
+import { parseVersionData } from '../versions/parse.ts';
+import { gate } from './gate.ts';
+import { GATE_CHECK_IDS, type GateCheckId, type GateReport } from './types.ts';
+
+const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
+
+function run(overrides: Partial<ClusterSnapshot> = {}, config: Partial<GateConfig> = {}, now = NOW): GateReport {
+  return gate(healthyCluster(overrides), DATA, { ...DEFAULT_GATE_CONFIG, ...config }, now);
+}
+
+function check(report: GateReport, id: GateCheckId) {
+  const found = report.checks.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no ${id}`);
+  return found;
+}
+
+/** Every check that did not pass, as `id=status`. */
+function notPassing(report: GateReport): string[] {
+  return report.checks.filter((candidate) => candidate.status !== 'pass').map((candidate) => `${candidate.id}=${candidate.status}`);
+}
+
+const placedOnReady = { nodeSelector: { 'virtgate.io/ready': 'true' } };
+
+describe('gate: a healthy cluster', () => {
+  it('passes every check, in the documented order, with exit code 0', () => {
+    const report = run();
+    expect(report.checks.map((candidate) => candidate.id)).toEqual([...GATE_CHECK_IDS]);
+    expect(notPassing(report)).toEqual([]);
+    expect(report).toMatchObject({ result: 'pass', exitCode: 0, evaluatedAt: '2026-12-02T12:00:00.000Z' });
+    expect(report.versions).toMatchObject({ kubernetes: { state: 'known', minor: '1.36' }, kubevirt: { minor: '1.9' }, cdi: { minor: '1.66' }, dataUpdated: DATA.updated });
+    expect(report.readiness.counts).toEqual({ ready: 3, emulation: 0, 'not-ready': 0, unknown: 0 });
+  });
+});
+
+describe('gate: the version tuple', () => {
+  it('fails an unsupported tuple and names the KubeVirt releases that would fit', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ version: 'v1.7.3', nodePlacement: placedOnReady })), cdi: listed(rawCdi('v1.64.1')) });
+    expect(notPassing(report)).toEqual(['tuple.kubernetes-supported=fail']);
+    expect(check(report, 'tuple.kubernetes-supported').message).toBe(
+      "Kubernetes 1.36 is outside KubeVirt 1.7's supported window (1.32, 1.33, 1.34); KubeVirt 1.9 supports Kubernetes 1.36",
+    );
+    expect(report).toMatchObject({ result: 'fail', exitCode: 1 });
+  });
+
+  it('fails Kubernetes 1.34 on 2026-12-02: past its end of life (2026-10-27)', () => {
+    const report = run({ serverGitVersion: 'v1.34.6' });
+    expect(notPassing(report)).toEqual(['tuple.kubernetes-eol=fail']);
+    expect(check(report, 'tuple.kubernetes-eol')).toMatchObject({
+      message: 'Kubernetes 1.34 reached end of life on 2026-10-27, 36 days ago; upgrade the cluster',
+      evidence: { eol: '2026-10-27', confirmed: true, daysLeft: -36 },
+    });
+  });
+
+  it('warns for EKS Kubernetes 1.35 on 2026-12-02: within 90 days of 2027-02-28, an inferred date', () => {
+    const report = run({ serverGitVersion: 'v1.35.2-eks-4f2a9b1' });
+    expect(notPassing(report)).toEqual(['tuple.kubernetes-eol=warn']);
+    expect(check(report, 'tuple.kubernetes-eol').message).toBe('Kubernetes 1.35 reaches end of life on 2027-02-28 (inferred date), in 88 days; plan the upgrade');
+    expect(report).toMatchObject({ result: 'warn', exitCode: 3 });
+  });
+
+  it('follows the configured warning window', () => {
+    expect(check(run({ serverGitVersion: 'v1.35.2' }, { eolWarnDays: 30 }), 'tuple.kubernetes-eol').status).toBe('pass');
+  });
+
+  it('fails a Kubernetes minor older than every minor the data lists, and is unknown for one newer', () => {
+    expect(check(run({ serverGitVersion: 'v1.21.0' }), 'tuple.kubernetes-eol')).toMatchObject({ status: 'fail', message: expect.stringMatching(/older than 1\.25/) });
+    expect(check(run({ serverGitVersion: 'v1.40.0' }), 'tuple.kubernetes-eol').status).toBe('unknown');
+  });
+
+  it('is unknown for a KubeVirt minor the data does not know', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ version: 'v1.12.0', nodePlacement: placedOnReady })) });
+    expect(check(report, 'tuple.kubernetes-supported')).toMatchObject({ status: 'unknown', message: expect.stringMatching(/no support window for KubeVirt 1\.12/) });
+    expect(check(report, 'tuple.cdi-paired').status).toBe('unknown');
+    expect(report.exitCode).toBe(3);
+  });
+
+  it('warns for a CDI that is not the paired one', () => {
+    const report = run({ cdi: listed(rawCdi('v1.64.0')) });
+    expect(notPassing(report)).toEqual(['tuple.cdi-paired=warn']);
+    expect(check(report, 'tuple.cdi-paired').evidence).toMatchObject({ cdiMinor: '1.64', pairedCdi: '1.66', note: expect.stringMatching(/planned/) });
+  });
+
+  it('passes cdi-paired when CDI is not installed', () => {
+    expect(check(run({ cdi: { state: 'crd-absent' } }), 'tuple.cdi-paired')).toMatchObject({ status: 'pass', message: expect.stringMatching(/^CDI is not installed/) });
+  });
+
+  it('warns when the version data is older than 180 days', () => {
+    const later = new Date('2027-06-01T00:00:00Z');
+    const report = run({ serverGitVersion: 'v1.36.0' }, {}, later);
+    expect(check(report, 'tuple.data-fresh')).toMatchObject({ status: 'warn', evidence: { updated: '2026-12-02', ageDays: 181, maxAgeDays: 180 } });
+    expect(check(run({}, {}, new Date('2027-05-31T23:59:59Z')), 'tuple.data-fresh').status).toBe('pass');
+  });
+});
+
+describe('gate: KubeVirt', () => {
+  it('fails when KubeVirt is not installed, yet still evaluates end of life', () => {
+    for (const kubevirt of [{ state: 'crd-absent' } as const, listed()]) {
+      const report = run({ kubevirt, serverGitVersion: 'v1.34.1' });
+      expect(check(report, 'kubevirt.deployed')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^KubeVirt is not installed/) });
+      expect(check(report, 'tuple.kubernetes-supported').status).toBe('unknown');
+      expect(check(report, 'tuple.cdi-paired').status).toBe('unknown');
+      expect(check(report, 'tuple.kubernetes-eol').status).toBe('fail');
+      expect(check(report, 'kubevirt.placement').status).toBe('unknown');
+      expect(report.exitCode).toBe(1);
+    }
+  });
+
+  it('warns while KubeVirt is Deploying or not Available', () => {
+    expect(check(run({ kubevirt: listed(rawKubeVirt({ phase: 'Deploying', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('warn');
+    expect(check(run({ kubevirt: listed(rawKubeVirt({ available: 'False', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('warn');
+    expect(check(run({ kubevirt: listed(rawKubeVirt({ phase: 'Deleting', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('fail');
+  });
+
+  it('is unknown for the KubeVirt version before KubeVirt reports one', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ phase: 'Deploying', version: null, nodePlacement: placedOnReady })) });
+    expect(check(report, 'tuple.kubernetes-supported')).toMatchObject({ status: 'unknown', message: expect.stringMatching(/observedKubeVirtVersion/) });
+  });
+
+  it('warns when useEmulation is on while hardware nodes are ready', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ useEmulation: true, nodePlacement: placedOnReady })) });
+    expect(notPassing(report)).toEqual(['kubevirt.emulation-consistent=warn']);
+    expect(check(report, 'kubevirt.emulation-consistent').evidence).toEqual({ useEmulation: true, hardwareReady: 3, emulationReady: 0 });
+  });
+
+  it('fails when useEmulation is off and only emulation nodes are ready', () => {
+    const names = ['e1', 'e2'];
+    const report = run({
+      nodes: names.map((name) => rawNode(name, { labels: { 'virtgate.io/ready': 'true' } })),
+      nodeValidations: names.map((name) => rawReport(name, { tier: 'emulation', ready: true })),
+    });
+    expect(check(report, 'kubevirt.emulation-consistent')).toMatchObject({ status: 'fail', message: expect.stringMatching(/VMs would not start/) });
+    const emulated = run({
+      nodes: names.map((name) => rawNode(name, { labels: { 'virtgate.io/ready': 'true' } })),
+      nodeValidations: names.map((name) => rawReport(name, { tier: 'emulation', ready: true })),
+      kubevirt: listed(rawKubeVirt({ useEmulation: true, nodePlacement: placedOnReady })),
+    });
+    expect(check(emulated, 'kubevirt.emulation-consistent').status).toBe('pass');
+  });
+});
+
+describe('gate: kubevirt.placement', () => {
+  const nodes = [rawNode('good-1'), rawNode('good-2'), rawNode('broken', { labels: { 'virtgate.io/ready': 'false' } })];
+  const reports = [rawReport('good-1'), rawReport('good-2'), rawReport('broken', { ready: false })];
+
+  it('fails when the placement selects a failing node, naming it and the fix', () => {
+    const report = run({ nodes, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) });
+    const placement = check(report, 'kubevirt.placement');
+    expect(placement.status).toBe('fail');
+    expect(placement.message).toBe(
+      'KubeVirt\'s workloads placement selects every node and selects 1 node that is not ready: broken (not-ready); set spec.workloads.nodePlacement.nodeSelector to {"virtgate.io/ready": "true"} so that VMs land only on validated nodes',
+    );
+    expect(placement.evidence).toMatchObject({ selected: 3, selectedReady: 2, selectedNotReady: ['broken (not-ready)'], recommendedNodeSelector: { 'virtgate.io/ready': 'true' } });
+  });
+
+  it('recommends the configured prefix', () => {
+    const report = run({ nodes, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) }, { prefix: 'virt.example.com' });
+    expect(check(report, 'kubevirt.placement').message).toContain('{"virt.example.com/ready": "true"}');
+  });
+
+  it('passes when the nodeSelector keeps VMs on ready nodes', () => {
+    const labelled = [rawNode('good-1', { labels: { 'virtgate.io/ready': 'true' } }), rawNode('good-2', { labels: { 'virtgate.io/ready': 'true' } }), nodes[2]];
+    const report = run({ nodes: labelled, nodeValidations: reports, kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady })) });
+    expect(check(report, 'kubevirt.placement')).toMatchObject({ status: 'pass', evidence: { selected: 2 } });
+  });
+
+  it('passes when the failing node carries the not-ready taint KubeVirt does not tolerate', () => {
+    const tainted = [nodes[0], nodes[1], rawNode('broken', { taints: [{ key: 'virtgate.io/not-ready', effect: 'NoSchedule' }] })];
+    expect(check(run({ nodes: tainted, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) }), 'kubevirt.placement').status).toBe('pass');
+  });
+
+  it('fails when a label says ready but the report has gone stale', () => {
+    const stale = [rawReport('node-a'), rawReport('node-b'), rawReport('node-c', { heartbeatAt: secondsAgo(7200) })];
+    const placement = check(run({ nodeValidations: stale }), 'kubevirt.placement');
+    expect(placement).toMatchObject({ status: 'fail', message: expect.stringMatching(/node-c \(unknown\)/) });
+  });
+
+  it('fails when it selects no node at all', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: { pool: 'vms' } } })) });
+    expect(check(report, 'kubevirt.placement')).toMatchObject({ status: 'fail', message: expect.stringMatching(/selects no ready node/) });
+  });
+
+  it('lists at most ten failing nodes, worst first', () => {
+    const many = Array.from({ length: 30 }, (_, index) => `n${String(index).padStart(2, '0')}`);
+    const report = run({
+      nodes: [...many.map((name) => rawNode(name)), rawNode('good-1'), rawNode('good-2')],
+      nodeValidations: [...many.map((name, index) => (index % 2 ? rawReport(name, { ready: false }) : rawReport(name, { heartbeatAt: secondsAgo(9999) }))), rawReport('good-1'), rawReport('good-2')],
+      kubevirt: listed(rawKubeVirt()),
+    });
+    const placement = check(report, 'kubevirt.placement');
+    expect(placement.evidence.selectedNotReady).toHaveLength(10);
+    expect((placement.evidence.selectedNotReady as string[])[0]).toBe('n01 (not-ready)');
+    expect(placement.message).toMatch(/and 25 more;/);
+  });
+
+  it('is unknown when the placement cannot be read', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: 'ready=true' } })) });
+    expect(check(report, 'kubevirt.placement')).toMatchObject({ status: 'unknown', message: expect.stringMatching(/^cannot read spec\.workloads\.nodePlacement/) });
+  });
+});
+
+describe('gate: nodes', () => {
+  it('fails min-ready and warns on migration pairs with a single ready node', () => {
+    const report = run({ nodes: [rawNode('only', { labels: { 'virtgate.io/ready': 'true' } })], nodeValidations: [rawReport('only')] });
+    expect(notPassing(report)).toEqual(['nodes.min-ready=fail', 'nodes.migration-pairs=warn']);
+    expect(check(report, 'nodes.min-ready').message).toBe('1 ready node of 1; at least 2 needed (a VM can only live-migrate to another ready node)');
+  });
+
+  it('warns on migration pairs when the two ready nodes have different CPU vendors', () => {
+    const report = run({
+      nodes: [rawNode('i', { labels: { 'virtgate.io/ready': 'true' } }), rawNode('a', { labels: { 'virtgate.io/ready': 'true' } })],
+      nodeValidations: [rawReport('i', { vendor: 'intel' }), rawReport('a', { vendor: 'amd' })],
+    });
+    expect(notPassing(report)).toEqual(['nodes.migration-pairs=warn']);
+    expect(check(report, 'nodes.migration-pairs').evidence).toEqual({ byVendor: { intel: 1, amd: 1 }, unknownVendor: 0 });
+  });
+
+  it('fails a docker runtime, naming the node', () => {
+    const nodes = healthyCluster().nodes.map((node, index) => (index === 1 ? rawNode('node-b', { runtime: 'docker://20.10.24', labels: { 'virtgate.io/ready': 'true' } }) : node));
+    const report = run({ nodes });
+    expect(notPassing(report)).toEqual(['nodes.runtime=fail']);
+    expect(check(report, 'nodes.runtime')).toMatchObject({
+      message: 'KubeVirt needs containerd or CRI-O; 1 node runs another runtime: node-b (docker://20.10.24)',
+      evidence: { byRuntime: { containerd: 2, docker: 1 }, unsupported: ['node-b (docker://20.10.24)'] },
+    });
+  });
+
+  it('passes CRI-O and is unknown for a node that reports no runtime', () => {
+    expect(check(run({ nodes: [rawNode('node-a', { runtime: 'cri-o://1.33.2' })] }), 'nodes.runtime').status).toBe('pass');
+    const bare = rawNode('node-a');
+    delete ((bare.status as { nodeInfo: Record<string, unknown> }).nodeInfo).containerRuntimeVersion;
+    expect(check(run({ nodes: [bare] }), 'nodes.runtime').status).toBe('unknown');
+  });
+
+  it('warns on kernel or userland warnings of ready nodes', () => {
+    const checks = [{ id: 'os.userland', status: 'warn', message: 'Ubuntu 24.04 is not Enterprise Linux' }, { id: 'dev.kvm', status: 'pass', message: 'ok' }];
+    const report = run({ nodeValidations: [rawReport('node-a', { checks }), rawReport('node-b'), rawReport('node-c')] });
+    expect(notPassing(report)).toEqual(['nodes.kernel-userland=warn']);
+    expect(check(report, 'nodes.kernel-userland').evidence).toEqual({ nodes: 1, warnings: ['node-a: os.userland: Ubuntu 24.04 is not Enterprise Linux'] });
+  });
+
+  it('warns on a stale report and names the node', () => {
+    const report = run({ nodeValidations: [rawReport('node-a'), rawReport('node-b'), rawReport('node-c', { heartbeatAt: secondsAgo(3600) })] });
+    expect(check(report, 'nodes.reports-fresh')).toMatchObject({ status: 'warn', message: '1 node has no fresh, valid report: node-c (stale)', evidence: { byCause: { stale: 1 } } });
+    expect(report.readiness.nodes[0]).toMatchObject({ name: 'node-c', state: 'unknown', unknownCause: 'stale' });
+  });
+
+  it('ignores a forged report and says so', () => {
+    const forged = rawReport('node-c', { ownerName: 'node-a', ownerUid: 'uid-node-a' });
+    const report = run({ nodeValidations: [rawReport('node-a'), rawReport('node-b'), forged] });
+    expect(check(report, 'nodes.reports-fresh')).toMatchObject({ status: 'warn', message: '1 node has no fresh, valid report: node-c (forged)' });
+    expect(report.readiness.nodes[0]?.reason).toMatch(/^report ignored: report is owned by v1 Node node-a/);
+    expect(check(report, 'kubevirt.placement').status).toBe('fail');
+  });
+
+  it('fails reports-fresh and cannot prove privileged pods when no report is fresh', () => {
+    const report = run({ nodeValidations: [] });
+    expect(check(report, 'nodes.reports-fresh').status).toBe('fail');
+    expect(check(report, 'cluster.privileged').status).toBe('unknown');
+    expect(check(report, 'nodes.min-ready').status).toBe('fail');
+  });
+});
+
+describe('gate: contract', () => {
+  it('is pure: same input, same output, input untouched', () => {
+    const snapshot = healthyCluster({ nodeValidations: [rawReport('node-a'), rawReport('node-b', { ready: false }), rawReport('node-c', { heartbeatAt: secondsAgo(9999) })] });
+    const before = structuredClone(snapshot);
+    const first = gate(snapshot, DATA, DEFAULT_GATE_CONFIG, NOW);
+    const second = gate(snapshot, DATA, DEFAULT_GATE_CONFIG, new Date(NOW.getTime()));
+    expect(second).toEqual(first);
+    expect(snapshot).toEqual(before);
+  });
+
+  it('returns JSON that survives a round trip', () => {
+    const report = run({ nodeValidations: [rawReport('node-a'), rawReport('node-b', { ready: false })] });
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it('maps the worst status to the exit code: fail 1, warn 3, unknown 3, pass 0', () => {
+    expect(run().exitCode).toBe(0);
+    expect(run({ serverGitVersion: 'v1.34.0' }).exitCode).toBe(1);
+    expect(run({ serverGitVersion: 'v1.35.0' }).exitCode).toBe(3);
+    const unknownOnly = run({ serverGitVersion: 'v1.36.0', kubevirt: listed(rawKubeVirt({ phase: 'Weird', nodePlacement: placedOnReady })) });
+    expect(notPassing(unknownOnly)).toEqual(['kubevirt.deployed=unknown']);
+    expect(unknownOnly).toMatchObject({ result: 'unknown', exitCode: 3 });
+  });
+
+  it('refuses an invalid evaluation date (a programming error)', () => {
+    expect(() => gate(healthyCluster(), DATA, DEFAULT_GATE_CONFIG, new Date('nope'))).toThrow(TypeError);
+  });
+});

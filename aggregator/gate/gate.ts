@@ -1,0 +1,50 @@
+import { parseSnapshot } from '../model/cluster.ts';
+import type { GateConfig } from '../model/config.ts';
+import type { ClusterSnapshot } from '../model/snapshot.ts';
+import { assessNodes, summariseReadiness } from '../readiness/cluster-readiness.ts';
+import type { VersionData } from '../versions/schema.ts';
+import { checkPrivileged } from './checks/cluster.ts';
+import { checkEmulationConsistent, checkKubeVirtDeployed } from './checks/kubevirt.ts';
+import { checkKernelUserland, checkMigrationPairs, checkMinReady, checkReportsFresh, checkRuntime } from './checks/nodes.ts';
+import { checkPlacement } from './checks/placement.ts';
+import { clusterVersions } from './cluster-versions.ts';
+import { guarded } from './guard.ts';
+import { evaluateTuple } from './tuple.ts';
+import { exitCodeFor, type GateCheck, type GateReport, worstStatus } from './types.ts';
+
+/**
+ * The runtime validation gate: a pure function of the cluster's objects, the version data, the
+ * config and the evaluation time. Same input, same output; no I/O, no clock. Every object in the
+ * snapshot is untrusted and narrowed first; the gate never throws on its content and always returns
+ * every id of GATE_CHECK_IDS, in order. Only an invalid `now` (a programming error) throws.
+ */
+export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateConfig, now: Date): GateReport {
+  if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
+  const model = parseSnapshot(snapshot);
+  const assessed = assessNodes(model, config, now);
+  const readiness = summariseReadiness(model, assessed);
+  const nodes = assessed.nodes;
+  const versions = clusterVersions(model);
+  const tuple = evaluateTuple(versions, data, config, now);
+  const checks: GateCheck[] = [
+    ...tuple.checks,
+    guarded('kubevirt.deployed', () => checkKubeVirtDeployed(model.kubevirt)),
+    guarded('kubevirt.emulation-consistent', () => checkEmulationConsistent(model.kubevirt, nodes)),
+    guarded('kubevirt.placement', () => checkPlacement(model.kubevirt, nodes, config.prefix)),
+    guarded('nodes.min-ready', () => checkMinReady(nodes, config)),
+    guarded('nodes.runtime', () => checkRuntime(nodes)),
+    guarded('nodes.migration-pairs', () => checkMigrationPairs(nodes)),
+    guarded('nodes.kernel-userland', () => checkKernelUserland(nodes)),
+    guarded('nodes.reports-fresh', () => checkReportsFresh(nodes, readiness)),
+    guarded('cluster.privileged', () => checkPrivileged(nodes)),
+  ];
+  const result = worstStatus(checks.map((check) => check.status));
+  return {
+    result,
+    exitCode: exitCodeFor(result),
+    evaluatedAt: now.toISOString(),
+    checks,
+    versions: { ...versions, dataUpdated: data.updated },
+    readiness,
+  };
+}

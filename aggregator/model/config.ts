@@ -1,0 +1,23 @@
+import { DEFAULT_PREFIX } from '../../core/kube/names.ts';
+
+/** The gate's knobs (the chart and CLI flags set them). Trusted: it comes from the operator. */
+export interface GateConfig {
+  /** nodes.min-ready fails below this many ready nodes (live migration needs two). */
+  minReady: number;
+  /** A report whose heartbeat is older than this is stale: its node is `unknown`. */
+  staleAfterSeconds: number;
+  /** tuple.data-fresh warns when the version data's `updated` day is older than this. */
+  dataMaxAgeDays: number;
+  /** tuple.kubernetes-eol warns this many days before end of life. */
+  eolWarnDays: number;
+  /** The label prefix the agents use (core/kube/names.ts). */
+  prefix: string;
+}
+
+export const DEFAULT_GATE_CONFIG: GateConfig = {
+  minReady: 2,
+  staleAfterSeconds: 1800,
+  dataMaxAgeDays: 180,
+  eolWarnDays: 90,
+  prefix: DEFAULT_PREFIX,
+};

@@ -1,0 +1,92 @@
+import { parseWorkloadPlacement, type WorkloadPlacement } from './placement.ts';
+import type { CustomResourceObservation } from './snapshot.ts';
+import { boundedString, clip, isRecord, safely } from './untrusted.ts';
+
+/** The parts of the KubeVirt CR (kubevirt.io/v1) the gate reads. */
+export interface KubeVirtCr {
+  namespace: string | null;
+  name: string | null;
+  /** Deploying | Deployed | Deleting | Deleted, as written. */
+  phase: string | null;
+  observedKubeVirtVersion: string | null;
+  /** status of the `Available` condition ("True" | "False" | "Unknown"), null when absent. */
+  available: string | null;
+  /** spec.configuration.developerConfiguration.useEmulation; only a boolean true counts. */
+  useEmulation: boolean;
+  workloadsPlacement: WorkloadPlacement;
+}
+
+export type KubeVirtSummary =
+  | { state: 'crd-absent' }
+  | { state: 'cr-absent' }
+  | { state: 'unknown'; reason: string }
+  /** `count` > 1 when several KubeVirt objects exist; `cr` is the one KubeVirt acts on (see pickActive). */
+  | { state: 'present'; cr: KubeVirtCr; count: number };
+
+/** Never throws: a malformed observation or object is reported, not fatal. */
+export function summariseKubeVirt(observation: CustomResourceObservation): KubeVirtSummary {
+  return safely(() => summarise(observation), { state: 'unknown', reason: 'the KubeVirt observation is unreadable' });
+}
+
+function summarise(observation: CustomResourceObservation): KubeVirtSummary {
+  if (!isRecord(observation)) return { state: 'unknown', reason: 'the KubeVirt observation is malformed' };
+  if (observation.state === 'crd-absent') return { state: 'crd-absent' };
+  if (observation.state === 'unknown') return { state: 'unknown', reason: clip(String(observation.reason), 200) };
+  if (observation.state !== 'listed' || !Array.isArray(observation.items)) return { state: 'unknown', reason: 'the KubeVirt observation is malformed' };
+  const crs = observation.items.slice(0, 100).map(narrowKubeVirt);
+  const cr = pickActive(crs);
+  return cr ? { state: 'present', cr, count: observation.items.length } : { state: 'cr-absent' };
+}
+
+export function narrowKubeVirt(raw: unknown): KubeVirtCr {
+  return safely(() => narrow(raw), {
+    namespace: null,
+    name: null,
+    phase: null,
+    observedKubeVirtVersion: null,
+    available: null,
+    useEmulation: false,
+    workloadsPlacement: { state: 'invalid', reason: 'unreadable object' },
+  });
+}
+
+function narrow(raw: unknown): KubeVirtCr {
+  const object = isRecord(raw) ? raw : {};
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  const spec = isRecord(object.spec) ? object.spec : {};
+  const status = isRecord(object.status) ? object.status : {};
+  const configuration = isRecord(spec.configuration) ? spec.configuration : {};
+  const developer = isRecord(configuration.developerConfiguration) ? configuration.developerConfiguration : {};
+  const workloads = isRecord(spec.workloads) ? spec.workloads : {};
+  return {
+    namespace: boundedString(metadata.namespace, 253),
+    name: boundedString(metadata.name, 253),
+    phase: boundedString(status.phase, 64),
+    observedKubeVirtVersion: boundedString(status.observedKubeVirtVersion, 256),
+    available: conditionStatus(status.conditions, 'Available'),
+    useEmulation: developer.useEmulation === true,
+    workloadsPlacement: spec.workloads !== undefined && !isRecord(spec.workloads)
+      ? { state: 'invalid', reason: 'spec.workloads is not an object' }
+      : parseWorkloadPlacement(workloads.nodePlacement),
+  };
+}
+
+/** The status of the first condition of a type, as written; null when there is none. */
+export function conditionStatus(conditions: unknown, type: string): string | null {
+  if (!Array.isArray(conditions)) return null;
+  const condition = conditions.slice(0, 100).find((entry) => isRecord(entry) && entry.type === type);
+  return isRecord(condition) ? boundedString(condition.status, 16) : null;
+}
+
+const PHASE_RANK: Record<string, number> = { Deployed: 0, Deploying: 1, Deleting: 3, Deleted: 4 };
+
+/**
+ * KubeVirt acts on one CR; extra ones are refused by virt-operator. Prefer the one that is deployed
+ * (then deploying, then anything but deleting/deleted), ties broken by namespace/name, so the
+ * choice does not depend on list order.
+ */
+function pickActive(crs: KubeVirtCr[]): KubeVirtCr | null {
+  const rank = (cr: KubeVirtCr) => PHASE_RANK[cr.phase ?? ''] ?? 2;
+  const key = (cr: KubeVirtCr) => `${cr.namespace ?? ''}/${cr.name ?? ''}`;
+  return [...crs].sort((a, b) => rank(a) - rank(b) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))[0] ?? null;
+}

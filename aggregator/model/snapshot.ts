@@ -1,0 +1,27 @@
+/**
+ * What the aggregator hands the pure gate: the objects as the API server returned them, typed
+ * `unknown` on purpose. Informers may pass client-node class instances (V1Node) or plain JSON;
+ * custom resources arrive as plain JSON. The gate narrows every one of them and never throws.
+ */
+
+/** The result of listing a custom resource whose CRD may not exist. */
+export type CustomResourceObservation =
+  /** The CRD is not installed (the API group/resource is not served). */
+  | { state: 'crd-absent' }
+  /** The CRD exists; `items` are the objects listed (none: the CR is absent). */
+  | { state: 'listed'; items: readonly unknown[] }
+  /** Could not tell: not synced yet, forbidden, the watch is broken. `reason` is shown to users. */
+  | { state: 'unknown'; reason: string };
+
+export interface ClusterSnapshot {
+  /** `gitVersion` from GET /version, e.g. `v1.35.2` or `v1.35.2-eks-4f2a9b1`. */
+  serverGitVersion: unknown;
+  /** Every Node. */
+  nodes: readonly unknown[];
+  /** Every NodeValidation (virtgate.io/v1alpha1, cluster-scoped). */
+  nodeValidations: readonly unknown[];
+  /** KubeVirt objects (kubevirt.io/v1 KubeVirt, all namespaces). */
+  kubevirt: CustomResourceObservation;
+  /** CDI objects (cdi.kubevirt.io/v1beta1 CDI, cluster-scoped). */
+  cdi: CustomResourceObservation;
+}

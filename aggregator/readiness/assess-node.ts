@@ -1,0 +1,101 @@
+import type { NodeModel } from '../model/node.ts';
+import type { NodeReport, ReportParse } from '../model/report.ts';
+import { clip } from '../model/untrusted.ts';
+import { attributionProblem } from './attribution.ts';
+import type { AssessedNode, NodeReadiness, NodeState, UnknownCause } from './types.ts';
+
+export interface AssessOptions {
+  staleAfterSeconds: number;
+  /** The label prefix, for the cpu-vendor label fallback. */
+  prefix: string;
+  /** Evaluation time, epoch milliseconds. */
+  nowMs: number;
+}
+
+/**
+ * One node's readiness from its Node and the reports named after it. Pure.
+ * A heartbeat further in the future than the stale limit is treated as invalid (a clock that far
+ * off, or a report written to stay fresh forever).
+ */
+export function assessNode(node: NodeModel, reports: readonly ReportParse[], options: AssessOptions): AssessedNode {
+  if (reports.length === 0) return unknown(node, null, 'missing', 'no NodeValidation report: is the virtgate agent running on this node?');
+  if (reports.length > 1) return unknown(node, null, 'duplicate', `${reports.length} reports claim this node; none is trusted`);
+  const [parse] = reports as [ReportParse];
+  if (parse.state === 'invalid') return unknown(node, null, 'invalid', `report is invalid: ${parse.reason}`);
+  const report = parse.report;
+  const problem = attributionProblem(report, node);
+  if (problem !== null) return unknown(node, null, 'forged', `report ignored: ${problem}`);
+
+  const ageSeconds = Math.round((options.nowMs - report.heartbeatMs) / 1000);
+  if (ageSeconds < -options.staleAfterSeconds) {
+    return unknown(node, null, 'invalid', `report ignored: heartbeatAt ${report.heartbeatAt} is ${-ageSeconds}s in the future`);
+  }
+  if (ageSeconds > options.staleAfterSeconds) {
+    return unknown(node, report, 'stale', `report is stale: last heartbeat ${formatAge(ageSeconds)} ago (limit ${formatAge(options.staleAfterSeconds)})`, ageSeconds);
+  }
+  const { state, reason } = stateOf(node, report);
+  return { node, report, readiness: readinessOf(node, report, state, reason, null, ageSeconds, options.prefix) };
+
+  function unknown(node: NodeModel, report: NodeReport | null, cause: UnknownCause, reason: string, age: number | null = null): AssessedNode {
+    return { node, report, readiness: readinessOf(node, report, 'unknown', reason, cause, age, options.prefix) };
+  }
+}
+
+function stateOf(node: NodeModel, report: NodeReport): { state: NodeState; reason: string } {
+  // The kubelet knows sooner than the heartbeat goes stale that the node is gone.
+  const kubelet = node.conditions.find((condition) => condition.type === 'Ready');
+  if (kubelet && kubelet.status !== 'True' && report.ready) {
+    return { state: 'not-ready', reason: `the agent reports ready, but the kubelet's Ready condition is ${clip(kubelet.status, 16)}` };
+  }
+  if (!report.ready) {
+    const failing = report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
+    const why = failing.length > 0 ? `failing: ${failing.slice(0, 5).join(', ')}` : `tier ${report.tier}`;
+    return { state: 'not-ready', reason: `not ready (${why})` };
+  }
+  switch (report.tier) {
+    case 'hardware':
+      return { state: 'ready', reason: 'ready: KVM acceleration' };
+    case 'emulation':
+      return { state: 'emulation', reason: 'ready for emulation only (no usable KVM; needs KubeVirt useEmulation, slow)' };
+    case 'none':
+      return { state: 'not-ready', reason: 'report says ready at tier none, which cannot run VMs' };
+  }
+}
+
+function readinessOf(
+  node: NodeModel,
+  report: NodeReport | null,
+  state: NodeState,
+  reason: string,
+  unknownCause: UnknownCause | null,
+  ageSeconds: number | null,
+  prefix: string,
+): NodeReadiness {
+  return {
+    name: node.name,
+    state,
+    reason,
+    unknownCause,
+    tier: report?.tier ?? null,
+    cpuVendor: report?.cpuVendor ?? labelVendor(node, prefix),
+    kernel: report?.kernel ?? (node.kernelVersion === null ? null : clip(node.kernelVersion, 64)),
+    containerRuntime: node.containerRuntimeVersion === null ? null : clip(node.containerRuntimeVersion, 100),
+    heartbeatAt: report?.heartbeatAt ?? null,
+    heartbeatAgeSeconds: report === null ? null : ageSeconds,
+    agentVersion: report?.agentVersion ?? null,
+    failingChecks: (report?.checks ?? []).filter((check) => check.status !== 'pass' && check.status !== 'skip').slice(0, 20),
+  };
+}
+
+/** The agent's `<prefix>/cpu-vendor` label, when the report has no CPU facts. */
+function labelVendor(node: NodeModel, prefix: string): string | null {
+  const value = node.labels[`${prefix}/cpu-vendor`];
+  return value === undefined ? null : clip(value.toLowerCase(), 63);
+}
+
+function formatAge(seconds: number): string {
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}
