@@ -235,7 +235,8 @@ describe('virtgate check: help and output', () => {
   it('colours the table on a TTY (so the check above is not vacuous)', async () => {
     // util-linux `script` gives the CLI a pseudo-terminal as stdout.
     const command = [process.execPath, CLI_MAIN, 'check', ...host('no-vmx').cliArgs, '--no-vhv'].map((arg) => `'${arg}'`).join(' ');
-    const env = { ...process.env };
+    // A colour terminal: Node decides from TERM, which CI may not set.
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color' };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
     let stdout = '';
