@@ -14,7 +14,8 @@ import { GATE_CHECK_IDS, GATE_STATUSES, type GateReport, worstStatus } from './t
  * check. Runs are kept modest: the machine is shared.
  */
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
-const RUNS = 150;
+/** VIRTGATE_FUZZ_RUNS raises the count for a deeper local run; the default stays modest. */
+const RUNS = Number(process.env.VIRTGATE_FUZZ_RUNS ?? 150);
 
 /** Anything JSON-ish and worse: null prototypes, odd keys, big numbers, nested junk. */
 const junk = fc.anything({ maxDepth: 3, maxKeys: 5, withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withBigInt: true, withDate: true });
@@ -99,6 +100,11 @@ describe('gate fuzz', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('survives sparse arrays (found by this fuzz test: map() keeps holes)', () => {
+    const sparse = [, rawReport('node-a'), ,];
+    assertWellFormed(gate({ ...healthyCluster(), nodes: [, rawNode('node-a')], nodeValidations: sparse, kubevirt: { state: 'listed', items: [, rawKubeVirt(), ,] }, cdi: { state: 'listed', items: [, ,] } }, DATA, DEFAULT_GATE_CONFIG, NOW));
   });
 
   it('survives objects whose every property access throws', () => {

@@ -24,7 +24,8 @@ function summarise(observation: CustomResourceObservation): CdiSummary {
   if (observation.state === 'crd-absent') return { state: 'crd-absent' };
   if (observation.state === 'unknown') return { state: 'unknown', reason: clip(String(observation.reason), 200) };
   if (observation.state !== 'listed' || !Array.isArray(observation.items)) return { state: 'unknown', reason: 'the CDI observation is malformed' };
-  const crs = observation.items.slice(0, 100).map((raw) => safely(() => narrow(raw), { name: null, phase: null, observedVersion: null }));
+  // Array.from, not map: map keeps the holes of a sparse array, and a hole is not a CR.
+  const crs = Array.from(observation.items.slice(0, 100), (raw) => safely(() => narrow(raw), { name: null, phase: null, observedVersion: null }));
   const cr = crs.sort((a, b) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0))[0];
   return cr ? { state: 'present', cr, count: observation.items.length } : { state: 'cr-absent' };
 }

@@ -33,7 +33,8 @@ export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
   return {
     serverGitVersion: safely(() => boundedString(snapshot.serverGitVersion, 256), null),
     nodes: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    reports: rawReports.map(parseNodeValidation),
+    // Array.from, not map: map keeps the holes of a sparse array, which readiness would then trip on.
+    reports: Array.from(rawReports, (raw) => parseNodeValidation(raw)),
     kubevirt: summariseKubeVirt(safely(() => snapshot.kubevirt, { state: 'unknown', reason: 'missing' })),
     cdi: summariseCdi(safely(() => snapshot.cdi, { state: 'unknown', reason: 'missing' })),
     ignoredNodes: { unnamed, duplicates },

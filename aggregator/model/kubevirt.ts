@@ -33,7 +33,8 @@ function summarise(observation: CustomResourceObservation): KubeVirtSummary {
   if (observation.state === 'crd-absent') return { state: 'crd-absent' };
   if (observation.state === 'unknown') return { state: 'unknown', reason: clip(String(observation.reason), 200) };
   if (observation.state !== 'listed' || !Array.isArray(observation.items)) return { state: 'unknown', reason: 'the KubeVirt observation is malformed' };
-  const crs = observation.items.slice(0, 100).map(narrowKubeVirt);
+  // Array.from, not map: map keeps the holes of a sparse array.
+  const crs = Array.from(observation.items.slice(0, 100), (raw) => narrowKubeVirt(raw));
   const cr = pickActive(crs);
   return cr ? { state: 'present', cr, count: observation.items.length } : { state: 'cr-absent' };
 }
