@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
+import { agentCommand } from './commands/agent.ts';
 import { checkCommand } from './commands/check.ts';
 import { tupleCommand } from './commands/tuple.ts';
 import { EXIT, UsageError } from './usage-error.ts';
@@ -19,6 +20,7 @@ function buildProgram(): Command {
     .configureOutput(ONE_LINE_ERRORS);
   program.addCommand(checkCommand());
   program.addCommand(tupleCommand());
+  program.addCommand(agentCommand());
   // addCommand() does not pass settings down, so each subcommand gets them here.
   for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
   return program;

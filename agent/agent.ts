@@ -1,0 +1,208 @@
+import type { KubeConfig, V1Node } from '@kubernetes/client-node';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { probeHost } from '../core/host/probe-host.ts';
+import { apiFailure } from '../core/kube/api-error.ts';
+import { CONDITION_TYPE, nodeKeys } from '../core/kube/names.ts';
+import { VIRTGATE_VERSION } from '../core/package-info.ts';
+import { evaluate } from '../core/verdict/evaluate.ts';
+import { runVirtHostValidate } from '../core/vhv/run.ts';
+import type { VhvFacts } from '../core/vhv/types.ts';
+import type { AgentConfig } from './config.ts';
+import { agentHttp } from './http.ts';
+import { AgentMetrics } from './metrics.ts';
+import { NodeApi } from './node-api.ts';
+import { NodeWatch } from './node-watch.ts';
+import { type Applied, type HeartbeatDue, type Observation, publish, type PublishContext } from './publisher.ts';
+
+const MAX_RETRY_MS = 60_000;
+
+/**
+ * The DaemonSet process: probe on a jittered interval, publish what changed, refresh the
+ * published objects on a slow heartbeat, re-apply when someone edits what virtgate owns, and
+ * keep going, whatever the API server does.
+ */
+export class Agent {
+  private readonly config: AgentConfig;
+  private readonly log: Logger;
+  private readonly metrics: AgentMetrics;
+  private readonly ctx: PublishContext;
+  private readonly watch: NodeWatch;
+  private readonly http: FastifyInstance;
+  private readonly now: () => Date;
+
+  private observation: Observation | undefined;
+  private applied: Applied | undefined;
+  private publishing: Promise<void> | undefined;
+  private publishAgain = false;
+  private failingSince: Date | undefined;
+  private failures = 0;
+  private lastHeartbeatWrite = 0;
+  private stopping = false;
+  private readonly timers = new Map<'probe' | 'heartbeat' | 'retry', NodeJS.Timeout>();
+
+  constructor(config: AgentConfig, kc: KubeConfig, log: Logger, now: () => Date = () => new Date()) {
+    this.config = config;
+    this.log = log;
+    this.now = now;
+    this.metrics = new AgentMetrics(config.nodeName);
+    const api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (kind, ok) => this.metrics.recordWrite(kind, ok));
+    this.ctx = { api, keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION, log };
+    this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
+      serverTimeoutSeconds: 300,
+      staleAfterMs: 360_000,
+    });
+    this.http = agentHttp(this.metrics.registry, { readiness: () => this.readiness() });
+  }
+
+  /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
+  async start(): Promise<{ port: number }> {
+    const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
+    this.log.info({ address, interval: this.config.intervalSeconds, heartbeat: this.config.heartbeatSeconds }, 'virtgate agent started');
+    this.watch.start();
+    void this.probeCycle();
+    return { port: Number(new URL(address).port) };
+  }
+
+  /** SIGTERM: let the write in flight finish, then stop. Never removes anything from the node. */
+  async stop(graceMs = 20_000): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.watch.stop();
+    if (this.publishing) {
+      await Promise.race([this.publishing, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    }
+    await this.http.close();
+    this.log.info('virtgate agent stopped');
+  }
+
+  readiness(): { ready: boolean; reason: string } {
+    if (!this.observation) return { ready: false, reason: 'the first probe has not finished' };
+    if (this.failingSince) {
+      const seconds = (this.now().getTime() - this.failingSince.getTime()) / 1000;
+      if (seconds > this.config.publishFailureThresholdSeconds) {
+        return { ready: false, reason: `publishing has been failing for ${Math.round(seconds)} s` };
+      }
+    }
+    return { ready: true, reason: this.applied ? 'published' : 'probed; publishing' };
+  }
+
+  private schedule(name: 'probe' | 'heartbeat' | 'retry', delayMs: number, run: () => void): void {
+    clearTimeout(this.timers.get(name));
+    if (this.stopping) return;
+    this.timers.set(name, setTimeout(run, Math.max(0, delayMs)));
+  }
+
+  private async probeCycle(): Promise<void> {
+    const started = performance.now();
+    try {
+      const { config } = this;
+      const vhv: Promise<VhvFacts> = config.vhv.enabled
+        ? runVirtHostValidate({ command: config.vhv.command, timeoutSeconds: config.vhv.timeoutSeconds })
+        : Promise.resolve({ state: 'disabled' });
+      const [facts, vhvFacts] = await Promise.all([probeHost(config.hostRoot, config.deviceNumbers), vhv]);
+      const verdict = evaluate(facts, vhvFacts, config.policy);
+      const probedAt = this.now();
+      this.metrics.recordProbe(verdict, (performance.now() - started) / 1000, probedAt);
+      const before = this.observation?.verdict;
+      if (!before || before.tier !== verdict.tier || before.ready !== verdict.ready || before.conclusive !== verdict.conclusive) {
+        this.log.info({ decision: 'verdict', tier: verdict.tier, ready: verdict.ready, conclusive: verdict.conclusive }, 'probe verdict');
+      }
+      this.observation = { verdict, facts, probedAt };
+      this.requestPublish('probe');
+    } catch (error) {
+      // Probes turn I/O errors into `error` results; reaching here is a bug, never a reason to stop.
+      this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'probe cycle failed');
+    } finally {
+      const { intervalSeconds, jitter } = this.config;
+      // Jitter keeps thousands of nodes from probing and writing in step.
+      const delay = intervalSeconds * 1000 * (1 + jitter * (2 * Math.random() - 1));
+      this.schedule('probe', delay, () => void this.probeCycle());
+    }
+  }
+
+  private requestPublish(reason: string): void {
+    if (this.stopping || !this.observation) return;
+    if (this.publishing) {
+      this.publishAgain = true;
+      return;
+    }
+    this.publishing = (async () => {
+      do {
+        this.publishAgain = false;
+        await this.publishOnce(reason);
+      } while (this.publishAgain && !this.stopping);
+    })().finally(() => {
+      this.publishing = undefined;
+    });
+  }
+
+  /** At most one heartbeat refresh per half interval, to the object refreshed longest ago. */
+  private heartbeatDue(now: Date): HeartbeatDue {
+    const period = this.config.heartbeatSeconds * 1000;
+    const none = { condition: false, report: false };
+    const applied = this.applied;
+    if (!applied || now.getTime() - this.lastHeartbeatWrite < period / 2) return none;
+    const age = (at: Date | undefined) => (at ? now.getTime() - at.getTime() : Infinity);
+    const conditionAge = age(applied.conditionHeartbeat);
+    const reportAge = age(applied.reportHeartbeat);
+    if (Math.max(conditionAge, reportAge) < period) return none;
+    return conditionAge >= reportAge ? { condition: true, report: false } : { condition: false, report: true };
+  }
+
+  private async publishOnce(reason: string): Promise<void> {
+    const observation = this.observation;
+    if (!observation) return;
+    const now = this.now();
+    const heartbeat = this.heartbeatDue(now);
+    try {
+      this.applied = await publish(this.ctx, observation, heartbeat, now);
+      if (heartbeat.condition || heartbeat.report) this.lastHeartbeatWrite = now.getTime();
+      this.metrics.recordPublished(this.applied.effective, this.applied.taint.refused !== undefined, this.now());
+      if (this.failingSince) this.log.info({ decision: 'recovered', reason }, 'publishing works again');
+      this.failingSince = undefined;
+      this.failures = 0;
+      clearTimeout(this.timers.get('retry'));
+      this.scheduleHeartbeat();
+    } catch (error) {
+      const failure = apiFailure(error);
+      this.metrics.recordPublishFailure();
+      this.failingSince ??= now;
+      this.failures += 1;
+      // Exponential backoff with full jitter; a 429/503 Retry-After is honoured.
+      const backoff = Math.random() * Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(this.failures, 10));
+      const delay = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff;
+      this.log.warn({ decision: 'publish-failed', reason, status: failure.status, err: failure.message, retryInMs: Math.round(delay) }, 'publish failed; will retry');
+      this.schedule('retry', delay, () => this.requestPublish('retry'));
+    }
+  }
+
+  private scheduleHeartbeat(): void {
+    const applied = this.applied;
+    if (!applied) return;
+    const period = this.config.heartbeatSeconds * 1000;
+    const due = (at: Date | undefined) => (at ? at.getTime() + period : this.now().getTime());
+    const next = Math.max(Math.min(due(applied.conditionHeartbeat), due(applied.reportHeartbeat)), this.lastHeartbeatWrite + period / 2);
+    this.schedule('heartbeat', next - this.now().getTime(), () => this.requestPublish('heartbeat'));
+  }
+
+  /** Someone changed the node: publish again if what virtgate owns no longer matches. */
+  private onNodeEvent(node: V1Node): void {
+    const applied = this.applied;
+    if (!applied) return;
+    const labels = node.metadata?.labels ?? {};
+    const taints = new Set((node.spec?.taints ?? []).map((taint) => taint.key));
+    const condition = node.status?.conditions?.find((c) => c.type === CONDITION_TYPE);
+    const drift =
+      Object.entries(applied.labels).some(([key, value]) => labels[key] !== value) ||
+      applied.taintsPresent.some((key) => !taints.has(key)) ||
+      applied.taintsAbsent.some((key) => taints.has(key)) ||
+      !condition ||
+      condition.status !== applied.condition.status ||
+      condition.reason !== applied.condition.reason;
+    if (drift) {
+      this.log.info({ decision: 'drift' }, 'what virtgate owns on the node was changed; re-applying');
+      this.requestPublish('drift');
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import type { HostFacts } from '../../core/host/facts.ts';
+import type { NodeKeys } from '../../core/kube/names.ts';
+import type { CheckId, Verdict } from '../../core/verdict/types.ts';
+import type { EffectiveVerdict } from './verdict-hold.ts';
+
+/**
+ * The labels virtgate wants on its node. A label whose source check ended in `error` keeps its
+ * current value (or stays absent): the agent never writes a guess.
+ */
+export function desiredLabels(
+  keys: NodeKeys,
+  verdict: Verdict,
+  effective: EffectiveVerdict,
+  facts: HostFacts,
+  current: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const keep = (key: string) => {
+    const value = current[key];
+    if (value !== undefined) labels[key] = value;
+  };
+  const fromCheck = (key: string, id: CheckId) => {
+    const status = verdict.checks.find((check) => check.id === id)?.status;
+    if (status === 'pass') labels[key] = 'true';
+    else if (status === 'fail' || status === 'warn') labels[key] = 'false';
+    else keep(key);
+  };
+
+  if (effective.undecided) {
+    keep(keys.labels.ready);
+    keep(keys.labels.tier);
+  } else {
+    labels[keys.labels.ready] = String(effective.ready);
+    labels[keys.labels.tier] = effective.tier;
+  }
+  fromCheck(keys.labels.kvm, 'dev.kvm');
+  fromCheck(keys.labels.tun, 'dev.tun');
+  fromCheck(keys.labels.vhostNet, 'dev.vhost-net');
+
+  if (facts.cpu.state === 'ok') {
+    labels[keys.labels.cpuVendor] = facts.cpu.value.vendor;
+    labels[keys.labels.nested] = String(facts.cpu.value.hypervisor);
+  } else {
+    keep(keys.labels.cpuVendor);
+    keep(keys.labels.nested);
+  }
+  const kernel = facts.kernelRelease.state === 'ok' ? /^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] : undefined;
+  if (kernel) labels[keys.labels.kernel] = kernel;
+  else keep(keys.labels.kernel);
+  return labels;
+}
+
+/** The merge-patch body for `metadata.labels`: changed keys, and `null` for owned keys no longer wanted. */
+export function labelPatch(
+  desired: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, string>>,
+  owned: readonly string[],
+): Record<string, string | null> {
+  const patch: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(desired)) {
+    if (current[key] !== value) patch[key] = value;
+  }
+  for (const key of owned) {
+    if (!(key in desired) && key in current) patch[key] = null;
+  }
+  return patch;
+}

@@ -1,0 +1,40 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { HostFacts } from '../../core/host/facts.ts';
+import type { NodeValidationStatus, TaintReport } from '../../core/kube/node-validation.ts';
+import type { Verdict } from '../../core/verdict/types.ts';
+import type { EffectiveVerdict } from './verdict-hold.ts';
+
+/** The fields whose change is news; timestamps are bookkeeping and never trigger a write by themselves. */
+type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt'>;
+
+export function reportContent(
+  verdict: Verdict,
+  effective: EffectiveVerdict,
+  facts: HostFacts,
+  agentVersion: string,
+  taint: TaintReport,
+): ReportContent {
+  const kernel = facts.kernelRelease.state === 'ok' ? (/^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] ?? '') : '';
+  return {
+    ready: effective.ready,
+    tier: effective.tier,
+    conclusive: verdict.conclusive,
+    kvm: verdict.checks.find((check) => check.id === 'dev.kvm')?.status ?? 'error',
+    kernel,
+    checks: verdict.checks,
+    facts,
+    agentVersion,
+    taint,
+  };
+}
+
+/** JSON round trip: the API server stores JSON, so compare what it would hand back. */
+function asStored(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+export function sameContent(content: ReportContent, published: Partial<NodeValidationStatus> | undefined): boolean {
+  if (!published) return false;
+  const { probedAt: _p, heartbeatAt: _h, lastTransitionAt: _t, ...rest } = published;
+  return isDeepStrictEqual(asStored(content), asStored(rest));
+}

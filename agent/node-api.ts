@@ -1,0 +1,154 @@
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  PatchStrategy,
+  type V1Node,
+  type V1NodeCondition,
+  type V1Taint,
+} from '@kubernetes/client-node';
+import { isNotFound } from '../core/kube/api-error.ts';
+import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
+import type { NodeValidation, NodeValidationStatus } from '../core/kube/node-validation.ts';
+import { requestOptions } from '../core/kube/request-options.ts';
+
+export type WriteKind = 'labels' | 'taints' | 'condition' | 'nodevalidation' | 'event';
+
+export interface WriteObserver {
+  (kind: WriteKind, ok: boolean): void;
+}
+
+/**
+ * Every API call the agent makes, each with a timeout, each write counted. Request bodies are
+ * built by the pure functions in `desired/`; this file only sends them.
+ */
+export class NodeApi {
+  private readonly core: CoreV1Api;
+  private readonly custom: CustomObjectsApi;
+  private readonly nodeName: string;
+  private readonly timeoutMs: number;
+  private readonly observe: WriteObserver;
+
+  constructor(kc: KubeConfig, nodeName: string, timeoutMs: number, observe: WriteObserver) {
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.custom = kc.makeApiClient(CustomObjectsApi);
+    this.nodeName = nodeName;
+    this.timeoutMs = timeoutMs;
+    this.observe = observe;
+  }
+
+  private async write<T>(kind: WriteKind, call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      this.observe(kind, true);
+      return result;
+    } catch (error) {
+      this.observe(kind, false);
+      throw error;
+    }
+  }
+
+  readNode(): Promise<V1Node> {
+    return this.core.readNode({ name: this.nodeName }, requestOptions(this.timeoutMs));
+  }
+
+  /**
+   * One merge patch for labels, the ownership annotation and, when given, the whole taint list.
+   * Taints are a list without a merge key, so a taint change carries the resourceVersion it was
+   * computed from: a concurrent writer makes the server answer 409 instead of losing a taint.
+   */
+  patchNode(
+    kind: 'labels' | 'taints',
+    change: { labels?: Record<string, string | null>; annotations?: Record<string, string | null>; taints?: V1Taint[]; resourceVersion?: string },
+  ): Promise<V1Node> {
+    const body = {
+      metadata: {
+        ...(change.resourceVersion ? { resourceVersion: change.resourceVersion } : {}),
+        ...(change.labels ? { labels: change.labels } : {}),
+        ...(change.annotations ? { annotations: change.annotations } : {}),
+      },
+      ...(change.taints ? { spec: { taints: change.taints } } : {}),
+    };
+    return this.write(kind, () =>
+      this.core.patchNode({ name: this.nodeName, body }, requestOptions(this.timeoutMs, PatchStrategy.MergePatch)),
+    );
+  }
+
+  /** A strategic merge keyed by `type`: a plain merge patch would replace the kubelet's conditions. */
+  patchCondition(condition: V1NodeCondition): Promise<V1Node> {
+    return this.write('condition', () =>
+      this.core.patchNodeStatus(
+        { name: this.nodeName, body: { status: { conditions: [condition] } } },
+        requestOptions(this.timeoutMs, PatchStrategy.StrategicMergePatch),
+      ),
+    );
+  }
+
+  listNodes(labelSelector: string): Promise<V1Node[]> {
+    return this.core
+      .listNode({ ...(labelSelector ? { labelSelector } : {}) }, requestOptions(this.timeoutMs))
+      .then((list) => list.items);
+  }
+
+  async readNodeValidation(): Promise<NodeValidation | undefined> {
+    try {
+      return (await this.custom.getClusterCustomObject(
+        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName },
+        requestOptions(this.timeoutMs),
+      )) as NodeValidation;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  createNodeValidation(object: NodeValidation): Promise<NodeValidation> {
+    return this.write('nodevalidation', async () =>
+      (await this.custom.createClusterCustomObject(
+        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object },
+        requestOptions(this.timeoutMs),
+      )) as NodeValidation,
+    );
+  }
+
+  /**
+   * Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
+   * replaces each given status field whole: a merge patch would keep keys that vanished from
+   * nested facts, and the report would never again equal what the agent computes.
+   */
+  patchNodeValidationStatus(fields: Partial<NodeValidationStatus>, wholeStatus: boolean): Promise<NodeValidation> {
+    const operations = wholeStatus
+      ? [{ op: 'add', path: '/status', value: fields }]
+      : Object.entries(fields).map(([key, value]) => ({ op: 'add', path: `/status/${key}`, value }));
+    return this.write('nodevalidation', async () =>
+      (await this.custom.patchClusterCustomObject(
+        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
+        requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
+      )) as NodeValidation,
+    );
+  }
+
+  async createEvent(event: { reason: string; message: string; type: 'Normal' | 'Warning'; nodeUid: string; now: Date }): Promise<void> {
+    await this.write('event', () =>
+      this.core.createNamespacedEvent(
+        {
+          namespace: 'default',
+          body: {
+            metadata: { generateName: `${this.nodeName}.virtgate-` },
+            involvedObject: { apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: event.nodeUid },
+            reason: event.reason,
+            message: event.message,
+            type: event.type,
+            source: { component: 'virtgate-agent', host: this.nodeName },
+            reportingComponent: 'virtgate.io/agent',
+            reportingInstance: this.nodeName,
+            firstTimestamp: event.now,
+            lastTimestamp: event.now,
+            count: 1,
+          },
+        },
+        requestOptions(this.timeoutMs),
+      ),
+    );
+  }
+}
