@@ -10,7 +10,7 @@ import type { TaintConfig } from './config.ts';
 import { type DesiredCondition, desiredCondition } from './desired/condition.ts';
 import { desiredLabels, labelPatch } from './desired/labels.ts';
 import { formatOwnership, type Ownership, parseOwnership } from './desired/ownership.ts';
-import { reportContent, sameContent } from './desired/report.ts';
+import { changedFields, reportContent } from './desired/report.ts';
 import { guardAllows, type TaintAction, taintAction, withoutTaint, withTaint } from './desired/taint.ts';
 import { type EffectiveVerdict, holdVerdict, type PublishedVerdict } from './desired/verdict-hold.ts';
 import type { NodeApi } from './node-api.ts';
@@ -283,8 +283,10 @@ async function applyReport(
     return now;
   }
   const lastHeartbeat = published?.heartbeatAt ? new Date(published.heartbeatAt) : undefined;
-  const changed = !sameContent(content, published);
+  const changes = changedFields(content, published);
+  const changed = changes.length > 0;
   if (!changed && !heartbeatDue) return lastHeartbeat;
+  if (changed) ctx.log.info({ decision: 'report', changed: changes }, 'updating the NodeValidation');
   const transitioned = published?.ready !== content.ready || published?.tier !== content.tier;
   if (changed) {
     await api.patchNodeValidationStatus(

@@ -33,8 +33,11 @@ function asStored(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
 
-export function sameContent(content: ReportContent, published: Partial<NodeValidationStatus> | undefined): boolean {
-  if (!published) return false;
-  const { probedAt: _p, heartbeatAt: _h, lastTransitionAt: _t, ...rest } = published;
-  return isDeepStrictEqual(asStored(content), asStored(rest));
+/** The report fields whose value differs from what is published (all of them when nothing is). */
+export function changedFields(content: ReportContent, published: Partial<NodeValidationStatus> | undefined): string[] {
+  const stored = asStored(content) as Record<string, unknown>;
+  const current = (published ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(stored), ...Object.keys(current)]);
+  for (const bookkeeping of ['probedAt', 'heartbeatAt', 'lastTransitionAt']) keys.delete(bookkeeping);
+  return [...keys].filter((key) => !isDeepStrictEqual(stored[key], current[key])).sort();
 }

@@ -1,0 +1,244 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeKeys } from '../../core/kube/names.ts';
+import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import { useControlPlane } from '../controlplane/client.ts';
+import { createNode } from '../controlplane/identities.ts';
+import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../hosts/build-host.ts';
+import { agentIdentity } from '../support/agent-identity.ts';
+import { type AgentProcess, metricValue, startAgentProcess } from '../support/agent-process.ts';
+import { installCrd } from '../support/crds.ts';
+import { statusOfCall, waitFor } from '../support/wait.ts';
+
+const cp = useControlPlane();
+const admin = cp.adminConfig();
+const core = admin.makeApiClient(CoreV1Api);
+const custom = admin.makeApiClient(CustomObjectsApi);
+const keys = nodeKeys();
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const FOREIGN_TAINT = { key: 'example.com/dedicated', value: 'db', effect: 'NoSchedule' };
+const running: AgentProcess[] = [];
+
+interface TestNode {
+  name: string;
+  host: BuiltHost;
+  kubeconfig: string;
+}
+
+async function prepareNode(name: string, profile: HostProfile, options: { labels?: Record<string, string> } = {}): Promise<TestNode> {
+  const host = await buildHost(await mkdtemp(path.join(os.tmpdir(), `${name}-`)), profile);
+  await createNode(admin, name, { labels: { 'team.example.com/owner': 'blue', ...options.labels }, taints: [FOREIGN_TAINT] });
+  const identity = await agentIdentity(admin, cp, name);
+  return { name, host, kubeconfig: identity.kubeconfig };
+}
+
+async function runAgent(node: TestNode, extra: string[] = []): Promise<AgentProcess> {
+  const agent = await startAgentProcess([
+    '--node-name', node.name,
+    '--kubeconfig', node.kubeconfig,
+    ...node.host.cliArgs,
+    '--no-vhv',
+    '--interval', '10s',
+    '--jitter', '0',
+    ...extra,
+  ]);
+  running.push(agent);
+  return agent;
+}
+
+const readNode = (name: string) => core.readNode({ name });
+const readReport = async (name: string) =>
+  (await custom.getClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name })) as NodeValidation;
+const condition = (node: V1Node) => node.status?.conditions?.find((c) => c.type === 'VirtualizationReady');
+
+/** Completed writes by the agent of `node`, told apart by the node name its pod-bound token carries. */
+async function agentWrites(node: string, since: number) {
+  return (await cp.audit.since(since)).filter(
+    (event) =>
+      event.user.username === 'system:serviceaccount:virtgate-test:agent' &&
+      event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === node &&
+      ['create', 'update', 'patch', 'delete'].includes(event.verb),
+  );
+}
+
+async function published(name: string, ready: string): Promise<V1Node> {
+  return waitFor(`${name} to be labelled ready=${ready}`, async () => {
+    const node = await readNode(name);
+    return node.metadata?.labels?.[keys.labels.ready] === ready && condition(node) ? node : undefined;
+  });
+}
+
+beforeAll(async () => {
+  await installCrd(admin);
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((agent) => agent.stop()));
+});
+
+describe('virtgate agent against a real API server', () => {
+  it('publishes labels, the condition and the NodeValidation for a hardware host, and keeps foreign keys', async () => {
+    const node = await prepareNode('agent-hw', 'intel-metal');
+    await runAgent(node);
+    const published_ = await published(node.name, 'true');
+    const labels = published_.metadata?.labels ?? {};
+    expect(labels).toMatchObject({
+      [keys.labels.ready]: 'true',
+      [keys.labels.tier]: 'hardware',
+      [keys.labels.kvm]: 'true',
+      [keys.labels.tun]: 'true',
+      [keys.labels.vhostNet]: 'true',
+      [keys.labels.cpuVendor]: 'intel',
+      [keys.labels.nested]: 'false',
+      'team.example.com/owner': 'blue',
+    });
+    expect(labels[keys.labels.kernel]).toMatch(/^\d+\.\d+$/);
+    expect(published_.spec?.taints).toEqual([expect.objectContaining(FOREIGN_TAINT)]);
+    expect(JSON.parse(published_.metadata?.annotations?.[keys.ownershipAnnotation] ?? '{}').labels).toHaveLength(8);
+    expect(condition(published_)).toMatchObject({ status: 'True', reason: 'HardwareVirtualization' });
+    // The kubelet's own condition survives the strategic merge.
+    expect(published_.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+
+    const report = await waitFor('the NodeValidation', () => readReport(node.name).catch(() => undefined));
+    expect(report.spec.nodeName).toBe(node.name);
+    expect(report.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: node.name, uid: published_.metadata?.uid });
+    expect(report.status).toMatchObject({ ready: true, tier: 'hardware', kvm: 'pass', conclusive: true, taint: { policy: 'off', applied: false } });
+    expect(report.status?.checks.map((c) => c.id)).toContain('dev.kvm');
+  });
+
+  it('labels an emulation-only host not ready, and a host without tun tier none', async () => {
+    const emulation = await prepareNode('agent-emu', 'no-vmx');
+    const none = await prepareNode('agent-none', 'no-tun');
+    await Promise.all([runAgent(emulation), runAgent(none)]);
+    const emu = await published(emulation.name, 'false');
+    expect(emu.metadata?.labels?.[keys.labels.tier]).toBe('emulation');
+    expect(condition(emu)).toMatchObject({ status: 'False', reason: 'NoHardwareVirtualization' });
+    const noTun = await published(none.name, 'false');
+    expect(noTun.metadata?.labels?.[keys.labels.tier]).toBe('none');
+    expect(condition(noTun)).toMatchObject({ status: 'False', reason: 'NoTunDevice' });
+  });
+
+  it('makes no writes on a second run or in steady state (audit log)', async () => {
+    const node = await prepareNode('agent-quiet', 'amd-metal');
+    const first = await runAgent(node);
+    await published(node.name, 'true');
+    await waitFor('the first NodeValidation', () => readReport(node.name).catch(() => undefined));
+    expect(await first.stop()).toBe(0);
+
+    const mark = await cp.audit.mark();
+    const second = await runAgent(node);
+    // The start-up probe and two more on the 10 s interval, each followed by a publish.
+    await new Promise((resolve) => setTimeout(resolve, 22_000));
+    const metrics = await second.metrics();
+    expect(metricValue(metrics, 'virtgate_probe_duration_seconds_count')).toBeGreaterThanOrEqual(3);
+    expect(metricValue(metrics, 'virtgate_last_publish_success_timestamp_seconds')).toBeGreaterThan(0);
+    const writes = await agentWrites(node.name, mark);
+    const decisions = second.logs.filter((line) => line.decision && line.decision !== 'verdict');
+    expect(writes.map((w) => `${w.verb} ${w.objectRef?.resource}/${w.objectRef?.subresource ?? ''}`), JSON.stringify(decisions)).toEqual([]);
+    const reads = (await cp.audit.since(mark)).filter((e) => e.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === node.name);
+    expect(reads.length).toBeGreaterThan(0);
+  });
+
+  it('flips the labels and condition within one interval when /dev/kvm disappears, and back', async () => {
+    const node = await prepareNode('agent-flip', 'intel-metal');
+    const agent = await runAgent(node);
+    await published(node.name, 'true');
+    await removeDevice(node.host.root, 'kvm');
+    const flipped = await published(node.name, 'false');
+    expect(flipped.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'false', [keys.labels.tier]: 'emulation' });
+    expect(condition(flipped)?.status).toBe('False');
+    const events = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${node.name}` });
+    expect(events.items.map((e) => e.reason)).toContain('VirtualizationNotReady');
+    await restoreDevice(node.host.root, 'kvm');
+    await published(node.name, 'true');
+    expect(agent.child.exitCode).toBeNull();
+  });
+
+  it('re-applies at once when someone removes an owned label, via its node watch', async () => {
+    const node = await prepareNode('agent-drift', 'intel-metal');
+    // A long interval: only the watch can explain a quick repair.
+    const agent = await runAgent(node, ['--interval', '10m']);
+    await published(node.name, 'true');
+    await core.patchNode({ name: node.name, body: { metadata: { labels: { [keys.labels.ready]: null } } } }, mergePatch);
+    await published(node.name, 'true');
+    expect(agent.logs.some((line) => line.decision === 'drift')).toBe(true);
+  });
+
+  it('taints failing pool nodes but never more than the allowed share, and keeps foreign taints', async () => {
+    const pool = { 'pool.example.com/vm': 'guarded' };
+    const nodes = await Promise.all(['a', 'b', 'c', 'd'].map((suffix) => prepareNode(`agent-guard-${suffix}`, 'no-tun', { labels: pool })));
+    await Promise.all(
+      nodes.map((node) => runAgent(node, ['--taint-policy', 'not-ready', '--taint-pool-selector', 'pool.example.com/vm=guarded', '--taint-max-share', '0.5'])),
+    );
+    const reports = await waitFor('all four reports', async () => {
+      const all = await Promise.all(nodes.map((n) => readReport(n.name).catch(() => undefined)));
+      return all.every((r) => r?.status?.taint) ? (all as NodeValidation[]) : undefined;
+    });
+    // Let concurrent decisions settle (each agent re-checks after tainting).
+    await waitFor('the guard to settle at two tainted nodes', async () => {
+      const tainted = await Promise.all(nodes.map(async (n) => (await readNode(n.name)).spec?.taints?.some((t) => t.key === keys.notReadyTaint)));
+      return tainted.filter(Boolean).length === 2 ? true : undefined;
+    });
+    const settled = await Promise.all(nodes.map((n) => readReport(n.name)));
+    expect(settled.filter((r) => r.status?.taint.applied)).toHaveLength(2);
+    expect(settled.filter((r) => r.status?.taint.refused)).toHaveLength(2);
+    expect(reports).toHaveLength(4);
+    for (const n of nodes) {
+      const current = await readNode(n.name);
+      expect(current.spec?.taints).toEqual(expect.arrayContaining([expect.objectContaining(FOREIGN_TAINT)]));
+    }
+    const tainted = await Promise.all(nodes.map(async (n) => (await readNode(n.name)).spec?.taints?.find((t) => t.key === keys.notReadyTaint)));
+    expect(tainted.filter(Boolean).every((t) => t?.effect === 'NoSchedule')).toBe(true);
+  });
+
+  it('lets the garbage collector delete the NodeValidation with its Node', async () => {
+    await cp.control('controller-manager/start');
+    const node = await prepareNode('agent-gc', 'no-vmx');
+    const agent = await runAgent(node);
+    await waitFor('the NodeValidation', () => readReport(node.name).catch(() => undefined));
+    await agent.stop();
+    await core.deleteNode({ name: node.name });
+    await waitFor('the NodeValidation to be garbage-collected', async () =>
+      (await statusOfCall(() => readReport(node.name))) === 404 ? true : undefined, 60_000);
+  });
+
+  it('survives the API server being down for 20 s and publishes the latest verdict afterwards', async () => {
+    const node = await prepareNode('agent-outage', 'intel-metal');
+    const agent = await runAgent(node, ['--publish-failure-threshold', '5s']);
+    await published(node.name, 'true');
+    const readyz = async () => (await fetch(`http://127.0.0.1:${agent.port}/readyz`)).status;
+    expect(await readyz()).toBe(200);
+
+    await cp.control('apiserver/stop');
+    const downAt = Date.now();
+    await removeDevice(node.host.root, 'kvm');
+    await waitFor('/readyz to report the failing publish', async () => ((await readyz()) === 503 ? true : undefined), 30_000, 500);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - downAt))));
+    // It kept probing while the server was away.
+    const probes = metricValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
+    expect(probes).toBeGreaterThanOrEqual(2);
+    await cp.control('apiserver/start');
+
+    const flipped = await published(node.name, 'false');
+    expect(flipped.metadata?.labels?.[keys.labels.kvm]).toBe('false');
+    await waitFor('/readyz to recover', async () => ((await readyz()) === 200 ? true : undefined), 30_000, 500);
+    expect(agent.child.exitCode).toBeNull();
+    expect((metricValue(await agent.metrics(), 'virtgate_publish_failures_total') ?? 0)).toBeGreaterThan(0);
+  });
+
+  it('exits 0 on SIGTERM without touching the node', async () => {
+    const node = await prepareNode('agent-sigterm', 'intel-metal');
+    const agent = await runAgent(node);
+    await published(node.name, 'true');
+    // The first publish ends with the NodeValidation; after that the agent has nothing to write.
+    await waitFor('the NodeValidation', () => readReport(node.name).catch(() => undefined));
+    const mark = await cp.audit.mark();
+    expect(await agent.stop()).toBe(0);
+    const writes = await agentWrites(node.name, mark);
+    expect(writes.map((w) => `${w.verb} ${w.objectRef?.resource}`), JSON.stringify(agent.logs)).toEqual([]);
+    expect((await readNode(node.name)).metadata?.labels?.[keys.labels.ready]).toBe('true');
+  });
+});
