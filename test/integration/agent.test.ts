@@ -150,8 +150,13 @@ describe('virtgate agent against a real API server', () => {
     const flipped = await published(node.name, 'false');
     expect(flipped.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'false', [keys.labels.tier]: 'emulation' });
     expect(condition(flipped)?.status).toBe('False');
-    const events = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${node.name}` });
-    expect(events.items.map((e) => e.reason)).toContain('VirtualizationNotReady');
+    // The Event is the last write of the publish that flipped the labels.
+    const event = await waitFor('a VirtualizationNotReady Event', async () => {
+      const events = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${node.name}` });
+      return events.items.find((e) => e.reason === 'VirtualizationNotReady');
+    });
+    expect(event.type).toBe('Warning');
+    expect(event.message).toMatch(/ready true → false, tier hardware → emulation/);
     await restoreDevice(node.host.root, 'kvm');
     await published(node.name, 'true');
     expect(agent.child.exitCode).toBeNull();
