@@ -9,11 +9,12 @@ import { evaluate } from '../core/verdict/evaluate.ts';
 import { runVirtHostValidate } from '../core/vhv/run.ts';
 import type { VhvFacts } from '../core/vhv/types.ts';
 import type { AgentConfig } from './config.ts';
+import { heartbeatDue, type HeartbeatState, nextHeartbeatAt } from './heartbeat.ts';
 import { agentHttp } from './http.ts';
 import { AgentMetrics } from './metrics.ts';
 import { NodeApi } from './node-api.ts';
 import { NodeWatch } from './node-watch.ts';
-import { type Applied, type HeartbeatDue, type Observation, publish, type PublishContext } from './publisher.ts';
+import { type Applied, type Observation, publish, type PublishContext } from './publisher.ts';
 
 const MAX_RETRY_MS = 60_000;
 
@@ -137,24 +138,13 @@ export class Agent {
     });
   }
 
-  /** At most one heartbeat refresh per half interval, to the object refreshed longest ago. */
-  private heartbeatDue(now: Date): HeartbeatDue {
-    const period = this.config.heartbeatSeconds * 1000;
-    const none = { condition: false, report: false };
-    const applied = this.applied;
-    if (!applied || now.getTime() - this.lastHeartbeatWrite < period / 2) return none;
-    const age = (at: Date | undefined) => (at ? now.getTime() - at.getTime() : Infinity);
-    const conditionAge = age(applied.conditionHeartbeat);
-    const reportAge = age(applied.reportHeartbeat);
-    if (Math.max(conditionAge, reportAge) < period) return none;
-    return conditionAge >= reportAge ? { condition: true, report: false } : { condition: false, report: true };
-  }
-
   private async publishOnce(reason: string): Promise<void> {
     const observation = this.observation;
     if (!observation) return;
     const now = this.now();
-    const heartbeat = this.heartbeatDue(now);
+    const heartbeat = this.applied
+      ? heartbeatDue(this.heartbeatState(this.applied), now, this.config.heartbeatSeconds * 1000)
+      : { condition: false, report: false };
     try {
       this.applied = await publish(this.ctx, observation, heartbeat, now);
       if (heartbeat.condition || heartbeat.report) this.lastHeartbeatWrite = now.getTime();
@@ -177,12 +167,13 @@ export class Agent {
     }
   }
 
+  private heartbeatState(applied: Applied): HeartbeatState {
+    return { conditionAt: applied.conditionHeartbeat, reportAt: applied.reportHeartbeat, lastHeartbeatWrite: this.lastHeartbeatWrite };
+  }
+
   private scheduleHeartbeat(): void {
-    const applied = this.applied;
-    if (!applied) return;
-    const period = this.config.heartbeatSeconds * 1000;
-    const due = (at: Date | undefined) => (at ? at.getTime() + period : this.now().getTime());
-    const next = Math.max(Math.min(due(applied.conditionHeartbeat), due(applied.reportHeartbeat)), this.lastHeartbeatWrite + period / 2);
+    if (!this.applied) return;
+    const next = nextHeartbeatAt(this.heartbeatState(this.applied), this.now(), this.config.heartbeatSeconds * 1000);
     this.schedule('heartbeat', next - this.now().getTime(), () => this.requestPublish('heartbeat'));
   }
 

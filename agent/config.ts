@@ -6,9 +6,11 @@ import { DEFAULT_VHV_OPTIONS } from '../core/vhv/run.ts';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const labelKey = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-// Equality- and set-based label selector terms, comma separated (the API server parses it for real).
-const selectorTerm = /^\s*!?\s*[A-Za-z0-9./_-]+\s*((==?|!=)\s*[A-Za-z0-9._-]*|\s+(in|notin)\s*\(\s*[A-Za-z0-9._-]*(\s*,\s*[A-Za-z0-9._-]*)*\s*\))?\s*$/;
-const splitSelector = (selector: string) => selector.match(/([^,(]|\([^)]*\))+/g) ?? [];
+// Equality- and set-based label selector syntax, checked early so a typo stops the agent at
+// start; the API server parses the selector for real when the share guard lists the pool.
+const VALUE = '[A-Za-z0-9._-]*';
+const TERM = `\\s*!?\\s*[A-Za-z0-9./_-]+\\s*(?:(?:==?|!=)\\s*${VALUE}|\\s+(?:in|notin)\\s*\\(\\s*${VALUE}(?:\\s*,\\s*${VALUE})*\\s*\\))?\\s*`;
+const labelSelector = new RegExp(`^${TERM}(?:,${TERM})*$`);
 
 export const taintPolicySchema = z.enum(['off', 'not-ready', 'bootstrap']);
 
@@ -30,7 +32,7 @@ export const agentConfigSchema = z
     deviceNumbers: z.custom<typeof DEVICE_SPECS>(),
     taint: z.object({
       policy: taintPolicySchema,
-      poolSelector: z.string().refine((s) => s === '' || splitSelector(s).every((t) => selectorTerm.test(t)), 'is not a label selector'),
+      poolSelector: z.string().refine((s) => s === '' || labelSelector.test(s), 'is not a label selector'),
       effect: z.enum(['NoSchedule', 'NoExecute']),
       allowNoExecute: z.boolean(),
       maxShare: z.number().gt(0).max(1),

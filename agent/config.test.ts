@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DEVICE_SPECS } from '../core/host/probes/devices.ts';
+import { AGENT_DEFAULTS, parseAgentConfig } from './config.ts';
+
+const valid = { ...AGENT_DEFAULTS, nodeName: 'node-a', deviceNumbers: DEVICE_SPECS, vhv: { ...AGENT_DEFAULTS.vhv }, taint: { ...AGENT_DEFAULTS.taint } };
+
+describe('agent configuration', () => {
+  it('accepts the defaults with a node name', () => {
+    expect(parseAgentConfig(valid).nodeName).toBe('node-a');
+  });
+  it.each([
+    [{ nodeName: '' }, /^--node-name \/ NODE_NAME: /],
+    [{ nodeName: 'Node_A' }, /^--node-name/],
+    [{ prefix: 'kubevirt.io' }, /^--prefix: /],
+    [{ prefix: 'node.kubernetes.io' }, /^--prefix: /],
+    [{ intervalSeconds: 1 }, /^--interval: must be at least 10 s/],
+    [{ heartbeatSeconds: 30 }, /^--heartbeat: /],
+    [{ intervalSeconds: 900, heartbeatSeconds: 600 }, /^--heartbeat: must not be shorter than the probe interval/],
+    [{ taint: { ...valid.taint, effect: 'NoExecute' } }, /^--taint-effect: NoExecute evicts running pods/],
+    [{ taint: { ...valid.taint, policy: 'bootstrap' } }, /^--bootstrap-taint-key: /],
+    [{ taint: { ...valid.taint, policy: 'sometimes' } }, /^--taint-policy: /],
+    [{ taint: { ...valid.taint, poolSelector: 'a=(b' } }, /^--taint-pool-selector: is not a label selector/],
+    [{ logLevel: 'loud' }, /^--log-level: /],
+  ])('rejects %o with one line naming the flag', (change, message) => {
+    expect(() => parseAgentConfig({ ...valid, ...change })).toThrow(message);
+    try {
+      parseAgentConfig({ ...valid, ...change });
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('\n');
+    }
+  });
+  it('accepts equality and set-based pool selectors', () => {
+    for (const selector of ['pool=vm', 'pool==vm,zone!=a', 'env in (prod, staging)', '!legacy', 'node-role.kubernetes.io/worker']) {
+      expect(parseAgentConfig({ ...valid, taint: { ...valid.taint, poolSelector: selector } }).taint.poolSelector).toBe(selector);
+    }
+  });
+});
