@@ -139,3 +139,11 @@ describe('readVhvRecording', () => {
     expect(evaluateVirtHostValidate(facts, false).status).toBe('error');
   });
 });
+
+describe('a recording that never ends', () => {
+  it('is read only up to the output cap (/dev/zero would otherwise fill memory)', async () => {
+    const facts = await readVhvRecording('/dev/zero');
+    // /dev/zero is not a regular file: refused without reading it at all.
+    expect(facts).toMatchObject({ state: 'failed' });
+  });
+});

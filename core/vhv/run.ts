@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { execa } from 'execa';
-import { errorDetail, errnoCode } from '../host/files.ts';
+import { errnoCode, readHostFile } from '../host/files.ts';
 import { parseVhvOutput } from './parse.ts';
 import type { VhvFacts } from './types.ts';
 
@@ -44,10 +44,11 @@ export async function runVirtHostValidate(options: VhvRunOptions = DEFAULT_VHV_O
 
 /** Reads a recorded `virt-host-validate qemu` output (for tests and support cases). */
 export async function readVhvRecording(file: string): Promise<VhvFacts> {
-  try {
-    const text = await readFile(file, 'utf8');
-    return { state: 'ran', source: 'recording', exitCode: null, ...parseVhvOutput(text.slice(0, MAX_OUTPUT_BYTES)) };
-  } catch (error) {
-    return { state: 'failed', command: file, detail: `cannot read recording: ${errorDetail(error)}` };
+  // Bounded like the tool's own output: a recording is never read whole into memory.
+  const read = await readHostFile('/', path.resolve(file), MAX_OUTPUT_BYTES);
+  if (read.state !== 'ok') {
+    const detail = read.state === 'missing' ? 'ENOENT: no such file' : `${read.code}: ${read.detail}`;
+    return { state: 'failed', command: file, detail: `cannot read recording: ${detail}` };
   }
+  return { state: 'ran', source: 'recording', exitCode: null, ...parseVhvOutput(read.text) };
 }
