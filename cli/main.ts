@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { agentCommand } from './commands/agent.ts';
 import { checkCommand } from './commands/check.ts';
+import { pruneCommand } from './commands/prune.ts';
 import { tupleCommand } from './commands/tuple.ts';
 import { EXIT, UsageError } from './usage-error.ts';
 
@@ -21,6 +22,7 @@ function buildProgram(): Command {
   program.addCommand(checkCommand());
   program.addCommand(tupleCommand());
   program.addCommand(agentCommand());
+  program.addCommand(pruneCommand());
   // addCommand() does not pass settings down, so each subcommand gets them here.
   for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
   return program;

@@ -1,0 +1,99 @@
+{{/* Object names: <release> when it already contains the chart name, else <release>-<chart>. */}}
+{{- define "virtgate.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "virtgate.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 40 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 40 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Where the workloads live: a namespace the chart creates, or the release namespace. */}}
+{{- define "virtgate.namespace" -}}
+{{- if .Values.namespace.create }}{{ .Values.namespace.name }}{{ else }}{{ .Release.Namespace }}{{ end }}
+{{- end }}
+
+{{- define "virtgate.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "virtgate.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: virtgate
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of one component (agent, aggregator, prune). Call with (dict "ctx" $ "component" "agent"). */}}
+{{- define "virtgate.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "virtgate.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "virtgate.componentLabels" -}}
+{{ include "virtgate.labels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "virtgate.agent.serviceAccountName" -}}
+{{- default (printf "%s-agent" (include "virtgate.fullname" .)) .Values.agent.serviceAccount.name }}
+{{- end }}
+
+{{- define "virtgate.aggregator.serviceAccountName" -}}
+{{- default (printf "%s-aggregator" (include "virtgate.fullname" .)) .Values.aggregator.serviceAccount.name }}
+{{- end }}
+
+{{- define "virtgate.prune.serviceAccountName" -}}
+{{- printf "%s-prune" (include "virtgate.fullname" .) }}
+{{- end }}
+
+{{/* The username the API server gives the agent's ServiceAccount: the admission policy matches on it. */}}
+{{- define "virtgate.agent.username" -}}
+{{- printf "system:serviceaccount:%s:%s" (include "virtgate.namespace" .) (include "virtgate.agent.serviceAccountName" .) }}
+{{- end }}
+
+{{/* image reference: repository@digest, or repository:tag (tag defaults to appVersion). Call with (dict "ctx" $ "image" .Values.agent.image). */}}
+{{- define "virtgate.image" -}}
+{{- if .image.digest }}
+{{- printf "%s@%s" .image.repository .image.digest }}
+{{- else }}
+{{- printf "%s:%s" .image.repository (default .ctx.Chart.AppVersion .image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The hardened container securityContext of the aggregator and the prune Job (Pod Security `restricted`). */}}
+{{- define "virtgate.restrictedContainerSecurityContext" -}}
+runAsNonRoot: true
+readOnlyRootFilesystem: true
+allowPrivilegeEscalation: false
+capabilities:
+  drop: [ALL]
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}
+
+{{- define "virtgate.restrictedPodSecurityContext" -}}
+runAsNonRoot: true
+# The images' `node` user (uid 1000), numeric so the kubelet can verify runAsNonRoot.
+runAsUser: 1000
+runAsGroup: 1000
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}
+
+{{/* Checks a schema cannot express, with messages that say what to do. Included by every workload template. */}}
+{{- define "virtgate.validate" -}}
+{{- if regexMatch "(^|\\.)(kubevirt\\.io|kubernetes\\.io|k8s\\.io)$" .Values.prefix }}
+{{- fail (printf "prefix %q: virtgate never writes under kubevirt.io, kubernetes.io or k8s.io (KubeVirt's node-labeller deletes labels under its prefixes); choose your own domain" .Values.prefix) }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,92 @@
+import { Command, Option } from 'commander';
+import { PruneApi } from '../../agent/prune/prune-api.ts';
+import { prune, type NodeOutcome, type PruneResult } from '../../agent/prune/prune.ts';
+import { apiFailure } from '../../core/kube/api-error.ts';
+import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
+import { DEFAULT_PREFIX, isValidPrefix, nodeKeys } from '../../core/kube/names.ts';
+import { durationSeconds } from '../parse-options.ts';
+import { EXIT, UsageError } from '../usage-error.ts';
+
+interface PruneFlags {
+  prefix: string;
+  kubeconfig?: string;
+  dryRun: boolean;
+  requestTimeout: number;
+}
+
+export function pruneCommand(): Command {
+  return new Command('prune')
+    .description('remove everything virtgate put on nodes: its labels, taints, annotation and condition, and every NodeValidation')
+    .addOption(new Option('--prefix <domain>', 'prefix of the label, annotation and taint keys').default(DEFAULT_PREFIX).env('VIRTGATE_PREFIX'))
+    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster ServiceAccount, then KUBECONFIG)')
+    .option('--dry-run', 'say what would be removed; the server checks each write and discards it', false)
+    .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(15, '15s').argParser(durationSeconds))
+    .addHelpText(
+      'after',
+      '\nOnly keys the ownership annotation (<prefix>/owned) records as virtgate\'s are removed; a foreign\n' +
+        'label or taint is never touched. Safe to run again.\n' +
+        'Exit codes: 0 done (or nothing to do), 1 something could not be removed, 2 bad input.',
+    )
+    .action(async (flags: PruneFlags) => {
+      process.exitCode = await runPrune(flags);
+    });
+}
+
+async function runPrune(flags: PruneFlags): Promise<number> {
+  if (!isValidPrefix(flags.prefix)) throw new UsageError(`--prefix: ${flags.prefix} must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io`);
+  let kc;
+  try {
+    kc = loadKubeConfig(flags.kubeconfig);
+  } catch (error) {
+    throw new UsageError(`cannot load the kubeconfig: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const api = new PruneApi(kc, flags.requestTimeout * 1000, flags.dryRun);
+  let result: PruneResult;
+  try {
+    result = await prune(api, nodeKeys(flags.prefix), { dryRun: flags.dryRun });
+  } catch (error) {
+    const failure = apiFailure(error);
+    process.stderr.write(`virtgate prune: cannot list nodes: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}\n`);
+    return EXIT.notReady;
+  }
+  process.stdout.write(renderPrune(result));
+  const failures = result.nodes.filter((node) => node.result === 'failed').length + result.nodeValidations.failed.length;
+  return failures > 0 ? EXIT.notReady : EXIT.ok;
+}
+
+function nodeLine(outcome: NodeOutcome, dryRun: boolean): string {
+  const { plan } = outcome;
+  const parts = [
+    plan.labels.length > 0 ? `labels ${plan.labels.join(', ')}` : '',
+    plan.taints.length > 0 ? `taints ${plan.taints.join(', ')}` : '',
+    plan.annotation ? 'the ownership annotation' : '',
+    plan.condition ? 'condition VirtualizationReady' : '',
+  ].filter(Boolean);
+  const leftAlone = plan.leftAlone.map((item) => `${item.kind} ${item.key} (${item.why})`);
+  const suffix = leftAlone.length > 0 ? `; left alone: ${leftAlone.join(', ')}` : '';
+  switch (outcome.result) {
+    case 'clean':
+      return `node ${outcome.node}: nothing to remove${suffix}`;
+    case 'gone':
+      return `node ${outcome.node}: deleted meanwhile`;
+    case 'pruned':
+      return `node ${outcome.node}: ${dryRun ? 'would remove' : 'removed'} ${parts.join('; ')}${suffix}`;
+    case 'failed':
+      return `node ${outcome.node}: FAILED to remove ${parts.join('; ')}: ${outcome.error}${suffix}`;
+  }
+}
+
+/** One line per node and NodeValidation, then a summary line. */
+export function renderPrune(result: PruneResult): string {
+  const lines = result.nodes.map((outcome) => nodeLine(outcome, result.dryRun));
+  const verb = result.dryRun ? 'would delete' : 'deleted';
+  for (const name of result.nodeValidations.deleted) lines.push(`nodevalidation ${name}: ${verb}`);
+  for (const { name, error } of result.nodeValidations.failed) lines.push(`nodevalidation ${name}: FAILED to delete: ${error}`);
+  const count = (kind: NodeOutcome['result']) => result.nodes.filter((node) => node.result === kind).length;
+  lines.push(
+    `virtgate prune${result.dryRun ? ' (dry run)' : ''}: ${count('pruned')} of ${result.nodes.length} nodes ${result.dryRun ? 'to clean' : 'cleaned'}, ` +
+      `${count('failed')} failed; ${result.nodeValidations.deleted.length} NodeValidations ${result.dryRun ? 'to delete' : 'deleted'}, ` +
+      `${result.nodeValidations.failed.length} failed`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,303 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  V1ClusterRole,
+  V1ConfigMap,
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1Namespace,
+  V1PolicyRule,
+  V1Role,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+} from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { ALL_ON_VALUES, CHART_DIR, findManifest, helm, type Manifest, renderChart } from '../chart/helm.ts';
+import { useControlPlane } from '../controlplane/client.ts';
+
+const cp = useControlPlane();
+const render = (args: string[] = []) => renderChart(cp.binDir, args);
+
+function rulesOf(objects: Manifest[]): V1PolicyRule[] {
+  return objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role').flatMap((o) => (o as unknown as V1Role).rules ?? []);
+}
+
+describe('helm lint', () => {
+  it('passes with the defaults and with every option on (--strict)', async () => {
+    const defaults = await helm(cp.binDir, ['lint', CHART_DIR, '--strict']);
+    expect(defaults.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    expect(defaults.code).toBe(0);
+    const allOn = await helm(cp.binDir, ['lint', CHART_DIR, '--strict', '-f', ALL_ON_VALUES]);
+    expect(allOn.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    expect(allOn.code).toBe(0);
+  });
+
+  it('fails on a typo in a values key, naming it', async () => {
+    const outcome = await helm(cp.binDir, ['lint', CHART_DIR, '--set', 'agent.taint.polciy=not-ready']);
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.stdout + outcome.stderr).toContain("at '/agent/taint': additional properties 'polciy' not allowed");
+  });
+});
+
+describe('values.schema.json rejects bad values with a message that names them', () => {
+  const cases: Array<[string, string[], string]> = [
+    ['a misspelt top-level key', ['--set', 'agnet.interval=5m'], "additional properties 'agnet' not allowed"],
+    ['a misspelt nested key', ['--set', 'aggregator.service.prot=80'], "at '/aggregator/service': additional properties 'prot' not allowed"],
+    ['a wrong type', ['--set', 'agent.port=http'], "at '/agent/port'"],
+    ['an unknown taint policy', ['--set', 'agent.taint.policy=always'], "at '/agent/taint/policy'"],
+    ['the bootstrap policy without its taint key', ['--set', 'agent.taint.policy=bootstrap'], "at '/agent/taint/bootstrapKey'"],
+    ['NoExecute without allowNoExecute', ['--set', 'agent.taint.effect=NoExecute'], "at '/agent/taint/allowNoExecute'"],
+    ['a prefix that is no DNS name', ['--set', 'prefix=Virt_Gate'], "at '/prefix'"],
+    ['a bad duration', ['--set', 'agent.interval=soon'], "at '/agent/interval'"],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, async () => {
+      const outcome = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, ...args]);
+      expect(outcome.code).not.toBe(0);
+      expect(outcome.stderr).toContain("values don't meet the specifications of the schema");
+      expect(outcome.stderr).toContain(message);
+    });
+  }
+
+  it('a prefix under kubevirt.io, with the reason', async () => {
+    const outcome = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, '--set', 'prefix=nodes.kubevirt.io']);
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.stderr).toContain('virtgate never writes under kubevirt.io, kubernetes.io or k8s.io');
+  });
+});
+
+describe('helm template with the defaults', () => {
+  it('renders the agent DaemonSet as the design says', async () => {
+    const objects = await render();
+    const daemonSet = findManifest<V1DaemonSet>(objects, 'DaemonSet', 'virtgate-agent');
+    expect(daemonSet.metadata?.namespace).toBe('virtgate');
+    expect(daemonSet.spec?.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } });
+    const pod = daemonSet.spec?.template.spec;
+    expect(pod?.serviceAccountName).toBe('virtgate-agent');
+    expect(pod?.automountServiceAccountToken).toBe(true);
+    expect(pod?.terminationGracePeriodSeconds).toBe(30);
+    expect(pod?.tolerations).toEqual([{ operator: 'Exists' }]);
+    const container = pod?.containers[0];
+    expect(container?.image).toBe('ghcr.io/virtgate/virtgate-agent:0.1.0');
+    expect(container?.securityContext).toEqual({ privileged: true });
+    expect(container?.env).toContainEqual({ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
+    expect(container?.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' }, limits: { memory: '128Mi' } });
+    expect(container?.livenessProbe?.httpGet?.path).toBe('/healthz');
+    expect(container?.readinessProbe?.httpGet?.path).toBe('/readyz');
+    expect(container?.args).toEqual([
+      'agent',
+      '--host-root=/host',
+      '--prefix=virtgate.io',
+      '--interval=5m',
+      '--heartbeat=10m',
+      '--port=8080',
+      '--log-level=info',
+      '--vhv-timeout=60',
+      '--taint-policy=off',
+    ]);
+    // Every host path is mounted read-only under /host.
+    const mounts = Object.fromEntries((container?.volumeMounts ?? []).map((m) => [m.mountPath, m]));
+    const hostPaths = Object.fromEntries((pod?.volumes ?? []).map((v) => [v.name, v.hostPath?.path]));
+    expect(Object.keys(mounts).sort()).toEqual(['/host/dev', '/host/etc/os-release', '/host/proc', '/host/sys']);
+    for (const [mountPath, mount] of Object.entries(mounts)) {
+      expect(mount.readOnly, mountPath).toBe(true);
+      expect(hostPaths[mount.name], mountPath).toBe(mountPath.replace(/^\/host/, ''));
+    }
+  });
+
+  it('renders the aggregator non-root, read-only, without capabilities, with seccomp', async () => {
+    const objects = await render();
+    const deployment = findManifest<V1Deployment>(objects, 'Deployment', 'virtgate-aggregator');
+    const pod = deployment.spec?.template.spec;
+    expect(pod?.serviceAccountName).toBe('virtgate-aggregator');
+    expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+    const container = pod?.containers[0];
+    expect(container?.securityContext).toEqual({
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(container?.args).toEqual([
+      'aggregator',
+      '--port=8080',
+      '--bind-address=0.0.0.0',
+      '--prefix=virtgate.io',
+      '--stale-after=30m',
+      '--min-ready=2',
+      '--log-level=info',
+    ]);
+    expect(container?.livenessProbe?.httpGet?.path).toBe('/healthz');
+    expect(container?.readinessProbe?.httpGet?.path).toBe('/readyz');
+    const service = findManifest<{ spec: { selector: Record<string, string>; ports: Array<{ port: number; targetPort: string }> } }>(
+      objects,
+      'Service',
+      'virtgate-aggregator',
+    );
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject(service.spec.selector);
+  });
+
+  it('grants no wildcard, no Secrets, no pods/exec, and the aggregator only reads', async () => {
+    const objects = await render(['-f', ALL_ON_VALUES]);
+    const rules = [...rulesOf(objects), ...rulesOf(await render())];
+    expect(rules.length).toBeGreaterThan(5);
+    for (const rule of rules) {
+      for (const list of [rule.verbs, rule.resources ?? [], rule.apiGroups ?? []]) expect(list).not.toContain('*');
+      expect(rule.resources).not.toContain('secrets');
+      expect(rule.resources).not.toContain('pods/exec');
+    }
+    const aggregator = findManifest<V1ClusterRole>(objects, 'ClusterRole', 'vg-aggregator');
+    expect(new Set(aggregator.rules?.flatMap((rule) => rule.verbs))).toEqual(new Set(['get', 'list', 'watch']));
+  });
+
+  it('lets the agent list nodes only when the not-ready taint policy needs its share guard', async () => {
+    const agentRules = async (args: string[]) =>
+      findManifest<V1ClusterRole>(await render(args), 'ClusterRole', 'virtgate-agent').rules?.map((rule) => ({
+        resources: rule.resources,
+        verbs: rule.verbs,
+      }));
+    const base = [
+      { resources: ['nodes/status'], verbs: ['patch'] },
+      { resources: ['nodevalidations'], verbs: ['get', 'create', 'patch'] },
+    ];
+    expect(await agentRules([])).toEqual([{ resources: ['nodes'], verbs: ['get', 'watch', 'patch'] }, ...base]);
+    expect(await agentRules(['--set', 'agent.taint.policy=not-ready'])).toEqual([
+      { resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
+      ...base,
+    ]);
+    const events = findManifest<V1Role>(await render(), 'Role', 'virtgate-agent-events');
+    expect(events.metadata?.namespace).toBe('default');
+    expect(events.rules).toEqual([{ apiGroups: [''], resources: ['events'], verbs: ['create'] }]);
+  });
+
+  it('renders the admission policies for the agent ServiceAccount only, failing closed, denying with Forbidden', async () => {
+    const objects = await render();
+    const policies = objects.filter((o) => o.kind === 'ValidatingAdmissionPolicy') as unknown as V1ValidatingAdmissionPolicy[];
+    const bindings = objects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding') as unknown as V1ValidatingAdmissionPolicyBinding[];
+    expect(policies.map((p) => p.metadata?.name).sort()).toEqual(['virtgate-agent-event', 'virtgate-agent-node', 'virtgate-agent-nodevalidation']);
+    for (const policy of policies) {
+      expect(policy.spec?.failurePolicy).toBe('Fail');
+      expect(policy.spec?.matchConditions).toEqual([
+        { name: 'virtgate-agent', expression: "request.userInfo.username == 'system:serviceaccount:virtgate:virtgate-agent'" },
+      ]);
+      for (const validation of policy.spec?.validations ?? []) expect(validation.reason).toBe('Forbidden');
+      const binding = bindings.find((b) => b.spec?.policyName === policy.metadata?.name);
+      expect(binding?.spec?.validationActions).toEqual(['Deny']);
+    }
+  });
+
+  it('ships the prune Job as a post-delete hook with its own ServiceAccount and RBAC, and none with prune.onUninstall=false', async () => {
+    const objects = await render();
+    const job = findManifest<V1Job>(objects, 'Job', 'virtgate-prune');
+    expect(job.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'post-delete', 'helm.sh/hook-weight': '0' });
+    expect(job.spec?.template.spec?.serviceAccountName).toBe('virtgate-prune');
+    expect(job.spec?.template.spec?.containers[0]?.args).toEqual(['prune', '--prefix=virtgate.io']);
+    expect(job.spec?.template.spec?.containers[0]?.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true });
+    for (const [kind, name] of [
+      ['ServiceAccount', 'virtgate-prune'],
+      ['ClusterRole', 'virtgate-prune'],
+      ['ClusterRoleBinding', 'virtgate-prune'],
+    ] as const) {
+      // Created before the Job, deleted once it succeeds: the prune identity exists only during uninstall.
+      expect(findManifest(objects, kind, name).metadata.annotations).toMatchObject({
+        'helm.sh/hook': 'post-delete',
+        'helm.sh/hook-weight': '-10',
+        'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+      });
+    }
+    expect(findManifest<V1ClusterRole>(objects, 'ClusterRole', 'virtgate-prune').rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'patch'] },
+      { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+      { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['list', 'delete'] },
+    ]);
+    const optedOut = await render(['--set', 'prune.onUninstall=false']);
+    expect(optedOut.filter((o) => o.metadata.name === 'virtgate-prune')).toEqual([]);
+  });
+
+  it('leaves every optional object out', async () => {
+    const kinds = new Set((await render()).map((o) => o.kind));
+    for (const kind of ['Namespace', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ConfigMap']) expect(kinds.has(kind), kind).toBe(false);
+  });
+
+  it('renders the bootstrap policy: the agent argument and the admission exception for that one taint key', async () => {
+    const objects = await render(['--set', 'agent.taint.policy=bootstrap', '--set', 'agent.taint.bootstrapKey=example.com/registering']);
+    const args = findManifest<V1DaemonSet>(objects, 'DaemonSet').spec?.template.spec?.containers[0]?.args;
+    expect(args).toContain('--taint-policy=bootstrap');
+    expect(args).toContain('--bootstrap-taint-key=example.com/registering');
+    const policy = findManifest<V1ValidatingAdmissionPolicy>(objects, 'ValidatingAdmissionPolicy', 'virtgate-agent-node');
+    expect(policy.spec?.variables).toContainEqual({ name: 'bootstrapKey', expression: "'example.com/registering'" });
+  });
+});
+
+describe('helm template with every option on', () => {
+  it('renders every optional object, in the created namespace, with the one prefix everywhere', async () => {
+    const objects = await render(['-f', ALL_ON_VALUES]);
+    const byKind = (kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
+    expect(byKind('Namespace')).toEqual(['virtgate-all-on']);
+    expect(byKind('ServiceMonitor')).toEqual(['vg-aggregator']);
+    expect(byKind('PodMonitor')).toEqual(['vg-agent']);
+    expect(byKind('PrometheusRule')).toEqual(['vg']);
+    expect(byKind('ConfigMap').sort()).toEqual(['vg-dashboard', 'vg-versions']);
+
+    const namespace = findManifest<V1Namespace>(objects, 'Namespace');
+    expect(namespace.metadata?.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'privileged', team: 'platform' });
+    // Workloads go to the created namespace; the prune hook to the release namespace, which outlives the uninstall.
+    for (const object of objects) {
+      if (!object.metadata.namespace || object.metadata.namespace === 'default') continue;
+      const expected = object.metadata.name === 'vg-prune' ? 'virtgate' : 'virtgate-all-on';
+      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(expected);
+      expect(object.metadata.labels?.['cost-center'], `${object.kind}/${object.metadata.name}`).toBe('infra');
+    }
+
+    const agent = findManifest<V1DaemonSet>(objects, 'DaemonSet', 'vg-agent').spec?.template.spec;
+    expect(agent?.containers[0]?.image).toBe(`registry.example.com/virtgate-agent@sha256:${'0'.repeat(64)}`);
+    expect(agent?.containers[0]?.args).toEqual([
+      'agent',
+      '--host-root=/host',
+      '--prefix=nodes.example.com',
+      '--interval=2m',
+      '--heartbeat=15m',
+      '--port=8080',
+      '--log-level=debug',
+      '--allow-emulation',
+      '--min-kernel=5.14',
+      '--no-vhv',
+      '--taint-policy=not-ready',
+      '--taint-pool-selector=node-role.kubernetes.io/virt=',
+      '--taint-effect=NoExecute',
+      '--taint-max-share=0.25',
+      '--allow-no-execute',
+      '--request-timeout=20s',
+    ]);
+    expect(agent?.serviceAccountName).toBe('custom-agent');
+    expect(agent?.priorityClassName).toBe('system-node-critical');
+    expect(agent?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+
+    const aggregator = findManifest<V1Deployment>(objects, 'Deployment', 'vg-aggregator').spec?.template;
+    expect(aggregator?.spec?.containers[0]?.args).toContain('--versions=/etc/virtgate/versions.yaml');
+    expect(aggregator?.spec?.containers[0]?.args).toContain('--prefix=nodes.example.com');
+    expect(aggregator?.spec?.containers[0]?.volumeMounts).toContainEqual({ name: 'versions', mountPath: '/etc/virtgate', readOnly: true });
+    expect(aggregator?.spec?.volumes).toContainEqual({ name: 'versions', configMap: { name: 'vg-versions' } });
+    expect(aggregator?.metadata?.annotations?.['checksum/versions']).toMatch(/^[a-f0-9]{64}$/);
+    expect(findManifest<V1ConfigMap>(objects, 'ConfigMap', 'vg-versions').data?.['versions.yaml']).toContain('schemaVersion: 1');
+
+    const policy = findManifest<V1ValidatingAdmissionPolicy>(objects, 'ValidatingAdmissionPolicy', 'vg-agent-node');
+    expect(policy.spec?.variables).toContainEqual({ name: 'prefix', expression: "'nodes.example.com/'" });
+    expect(policy.spec?.matchConditions?.[0]?.expression).toBe("request.userInfo.username == 'system:serviceaccount:virtgate-all-on:custom-agent'");
+    // allowNoExecute is on: no rule against adding a NoExecute taint.
+    expect(policy.spec?.validations?.some((v) => v.expression.includes('NoExecute'))).toBe(false);
+    expect(findManifest<V1Job>(objects, 'Job', 'vg-prune').spec?.template.spec?.containers[0]?.args).toEqual(['prune', '--prefix=nodes.example.com']);
+  });
+
+  it('embeds the Grafana dashboard from the chart, as valid JSON', async () => {
+    const objects = await render(['-f', ALL_ON_VALUES]);
+    const configMap = findManifest<V1ConfigMap>(objects, 'ConfigMap', 'vg-dashboard');
+    expect(configMap.metadata?.labels?.grafana_dashboard).toBe('1');
+    const shipped = await readFile(path.join(PACKAGE_ROOT, 'charts/virtgate/dashboards/virtgate.json'), 'utf8');
+    expect(JSON.parse(configMap.data?.['virtgate.json'] ?? '')).toEqual(JSON.parse(shipped));
+  });
+});
