@@ -94,7 +94,11 @@ export class Agent {
     this.timers.set(name, setTimeout(run, Math.max(0, delayMs)));
   }
 
-  private async probeCycle(): Promise<void> {
+  /**
+   * One probe and the publish it triggers, awaited: what every scheduled cycle does. Public so
+   * benchmarks can drive many cycles back to back through the same code path.
+   */
+  async cycle(): Promise<void> {
     const started = performance.now();
     try {
       const { config } = this;
@@ -110,23 +114,29 @@ export class Agent {
         this.log.info({ decision: 'verdict', tier: verdict.tier, ready: verdict.ready, conclusive: verdict.conclusive }, 'probe verdict');
       }
       this.observation = { verdict, facts, probedAt };
-      this.requestPublish('probe');
+      await this.requestPublish('probe');
     } catch (error) {
       // Probes turn I/O errors into `error` results; reaching here is a bug, never a reason to stop.
       this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'probe cycle failed');
-    } finally {
-      const { intervalSeconds, jitter } = this.config;
-      // Jitter keeps thousands of nodes from probing and writing in step.
-      const delay = intervalSeconds * 1000 * (1 + jitter * (2 * Math.random() - 1));
-      this.schedule('probe', delay, () => void this.probeCycle());
     }
   }
 
-  private requestPublish(reason: string): void {
-    if (this.stopping || !this.observation) return;
+  private async probeCycle(): Promise<void> {
+    // Not awaited beyond the probe: a slow API server must not delay the next probe.
+    const cycle = this.cycle();
+    const { intervalSeconds, jitter } = this.config;
+    // Jitter keeps thousands of nodes from probing and writing in step.
+    const delay = intervalSeconds * 1000 * (1 + jitter * (2 * Math.random() - 1));
+    this.schedule('probe', delay, () => void this.probeCycle());
+    await cycle;
+  }
+
+  /** Publishes now, or once more after the publish in flight; resolves when that is done. */
+  private requestPublish(reason: string): Promise<void> {
+    if (this.stopping || !this.observation) return Promise.resolve();
     if (this.publishing) {
       this.publishAgain = true;
-      return;
+      return this.publishing;
     }
     this.publishing = (async () => {
       do {
@@ -136,6 +146,7 @@ export class Agent {
     })().finally(() => {
       this.publishing = undefined;
     });
+    return this.publishing;
   }
 
   private async publishOnce(reason: string): Promise<void> {
@@ -163,7 +174,7 @@ export class Agent {
       const backoff = Math.random() * Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(this.failures, 10));
       const delay = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff;
       this.log.warn({ decision: 'publish-failed', reason, status: failure.status, err: failure.message, retryInMs: Math.round(delay) }, 'publish failed; will retry');
-      this.schedule('retry', delay, () => this.requestPublish('retry'));
+      this.schedule('retry', delay, () => void this.requestPublish('retry'));
     }
   }
 
@@ -174,7 +185,7 @@ export class Agent {
   private scheduleHeartbeat(): void {
     if (!this.applied) return;
     const next = nextHeartbeatAt(this.heartbeatState(this.applied), this.now(), this.config.heartbeatSeconds * 1000);
-    this.schedule('heartbeat', next - this.now().getTime(), () => this.requestPublish('heartbeat'));
+    this.schedule('heartbeat', next - this.now().getTime(), () => void this.requestPublish('heartbeat'));
   }
 
   /** Someone changed the node: publish again if what virtgate owns no longer matches. */
@@ -193,7 +204,7 @@ export class Agent {
       condition.reason !== applied.condition.reason;
     if (drift) {
       this.log.info({ decision: 'drift' }, 'what virtgate owns on the node was changed; re-applying');
-      this.requestPublish('drift');
+      void this.requestPublish('drift');
     }
   }
 }

@@ -239,6 +239,8 @@ describe('virtgate check: help and output', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color' };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
+    // Node counts a terminal as monochrome when CI is set (unless a known CI service is named).
+    delete env.CI;
     let stdout = '';
     try {
       ({ stdout } = await run('script', ['-q', '-e', '-c', command, '/dev/null'], { env }));

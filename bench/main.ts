@@ -1,0 +1,44 @@
+/**
+ * `npm run bench`: what virtgate costs its users, measured against the real parts in one run,
+ * printed as one table with targets and same-run baselines. Never part of `npm test`.
+ */
+import os from 'node:os';
+import { agentFootprintBench } from './agent-footprint.ts';
+import { apiLoadBench } from './api-load.ts';
+import { startBenchCluster } from './cluster.ts';
+import { probeCycleBench } from './probe-cycle.ts';
+import { renderTable, type BenchRow } from './table.ts';
+
+const only = new Set(process.argv.slice(2));
+const wanted = (name: string) => only.size === 0 || only.has(name);
+const rows: BenchRow[] = [];
+const log = (text: string) => process.stderr.write(`[bench] ${text}\n`);
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+log(`machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, node ${process.version}`);
+
+if (wanted('probe')) {
+  log('probe cycle and whole command…');
+  rows.push(...(await probeCycleBench()));
+}
+if (wanted('agent') || wanted('load')) {
+  log('starting the control plane…');
+  const cluster = await startBenchCluster();
+  try {
+    if (wanted('agent')) {
+      log('agent footprint (1,000 cycles)…');
+      rows.push(...(await agentFootprintBench(cluster)));
+    }
+    if (wanted('load')) {
+      log('API load (about 2 minutes)…');
+      rows.push(...(await apiLoadBench(cluster)));
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
+process.stdout.write(`\nvirtgate benchmarks: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, node ${process.version}\n\n`);
+process.stdout.write(`${renderTable(rows)}\n`);
+const misses = rows.filter((row) => row.target && !row.target.met(row.value));
+process.stdout.write(misses.length ? `\n${misses.length} figure(s) MISS their target.\n` : '\nEvery figure meets its target.\n');
