@@ -2,7 +2,9 @@
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { agentCommand } from './commands/agent.ts';
+import { aggregatorCommand } from './commands/aggregator.ts';
 import { checkCommand } from './commands/check.ts';
+import { gateCommand } from './commands/gate.ts';
 import { pruneCommand } from './commands/prune.ts';
 import { tupleCommand } from './commands/tuple.ts';
 import { EXIT, UsageError } from './usage-error.ts';
@@ -22,6 +24,8 @@ function buildProgram(): Command {
   program.addCommand(checkCommand());
   program.addCommand(tupleCommand());
   program.addCommand(agentCommand());
+  program.addCommand(aggregatorCommand());
+  program.addCommand(gateCommand());
   program.addCommand(pruneCommand());
   // addCommand() does not pass settings down, so each subcommand gets them here.
   for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);

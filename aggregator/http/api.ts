@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { GATE_STATUSES, type GateStatus } from '../gate/types.ts';
+import { NODE_STATES, type NodeState } from '../readiness/types.ts';
+import type { ReportSource } from '../service/types.ts';
+import {
+  type ErrorResponse,
+  errorResponseSchema,
+  type GateResponse,
+  gateResponseSchema,
+  jsonSchema,
+  type NodeResponse,
+  nodeResponseSchema,
+  type NodesResponse,
+  nodesResponseSchema,
+  type SummaryResponse,
+  summaryResponseSchema,
+} from './schemas.ts';
+
+const RANK: Record<GateStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
+
+/**
+ * GET /api/v1/summary, /api/v1/nodes, /api/v1/nodes/:name and /api/v1/gate. Handlers serve the
+ * latest report; they never evaluate the gate themselves. The response schemas (schemas.ts)
+ * document the JSON and drop anything not declared in it. Before the first full sync every route
+ * answers 503 with `error: not-synced`: an empty cluster and a cluster not yet read must not look
+ * alike.
+ */
+export function registerApi(app: FastifyInstance, source: ReportSource): void {
+  const error = jsonSchema(errorResponseSchema);
+  const notSynced = (): ErrorResponse => {
+    const aggregator = source.status();
+    return { error: 'not-synced', message: `the aggregator has not read the cluster yet: ${aggregator.reason}`, aggregator };
+  };
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  app.get('/api/v1/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema), 503: error } } }, async (_request, reply) => {
+    const latest = source.latest();
+    if (!latest) return reply.code(503).send(notSynced());
+    const body: GateResponse = { ...latest.report, aggregator: source.status() };
+    return body;
+  });
+
+  app.get('/api/v1/summary', { schema: { response: { 200: jsonSchema(summaryResponseSchema), 503: error } } }, async (_request, reply) => {
+    const latest = source.latest();
+    if (!latest) return reply.code(503).send(notSynced());
+    const { report } = latest;
+    const counts = Object.fromEntries(GATE_STATUSES.map((status) => [status, 0])) as Record<GateStatus, number>;
+    for (const check of report.checks) counts[check.status] += 1;
+    const notPassing = report.checks
+      .filter((check) => check.status !== 'pass')
+      .sort((a, b) => RANK[a.status] - RANK[b.status])
+      .map(({ id, status, message }) => ({ id, status, message }));
+    const body: SummaryResponse = {
+      result: report.result,
+      exitCode: report.exitCode,
+      evaluatedAt: report.evaluatedAt,
+      versions: report.versions,
+      nodes: { total: report.readiness.total, counts: report.readiness.counts, readyRatio: report.readiness.readyRatio },
+      checks: { counts, notPassing },
+      ignored: report.readiness.ignored,
+      aggregator: source.status(),
+    };
+    return body;
+  });
+
+  app.get<{ Querystring: { state?: NodeState } }>(
+    '/api/v1/nodes',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { state: { type: 'string', enum: [...NODE_STATES] } }, additionalProperties: false },
+        response: { 200: jsonSchema(nodesResponseSchema), 503: error },
+      },
+    },
+    async (request, reply) => {
+      const latest = source.latest();
+      if (!latest) return reply.code(503).send(notSynced());
+      const { readiness } = latest.report;
+      const state = request.query.state ?? null;
+      const body: NodesResponse = {
+        evaluatedAt: latest.report.evaluatedAt,
+        total: readiness.total,
+        counts: readiness.counts,
+        state,
+        nodes: state === null ? readiness.nodes : readiness.nodes.filter((node) => node.state === state),
+        aggregator: source.status(),
+      };
+      return body;
+    },
+  );
+
+  app.get<{ Params: { name: string } }>(
+    '/api/v1/nodes/:name',
+    { schema: { response: { 200: jsonSchema(nodeResponseSchema), 404: error, 503: error } } },
+    async (request, reply) => {
+      const latest = source.latest();
+      if (!latest) return reply.code(503).send(notSynced());
+      const node = latest.nodesByName.get(request.params.name);
+      if (!node) {
+        const body: ErrorResponse = { error: 'not-found', message: `no node named ${JSON.stringify(request.params.name.slice(0, 253))} in the latest report` };
+        return reply.code(404).send(body);
+      }
+      const body: NodeResponse = { evaluatedAt: latest.report.evaluatedAt, node, aggregator: source.status() };
+      return body;
+    },
+  );
+}

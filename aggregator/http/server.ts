@@ -1,0 +1,18 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { ReportSource } from '../service/types.ts';
+import { registerApi } from './api.ts';
+import { registerHealth } from './health.ts';
+import { registerPage } from './page.ts';
+
+/**
+ * The aggregator's HTTP server: the JSON API, /metrics, /healthz, /readyz and the page.
+ * Read-only: every route is a GET. Call `ready()` (or `listen()`) before `inject()`.
+ */
+export function buildHttp(source: ReportSource, registry: Registry, options: { pageDirectory?: string; onWarning?: (message: string) => void } = {}): FastifyInstance {
+  const app = Fastify({ logger: false });
+  registerApi(app, source);
+  registerHealth(app, source, registry);
+  app.register(async (scope) => registerPage(scope, options.pageDirectory, options.onWarning));
+  return app;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
+import { createAggregatorMetrics } from './metrics.ts';
+import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from './testing/cluster-fixtures.ts';
+import { FakeSource, latestOf, statusOf } from './testing/report-source.ts';
+
+/** Value of one series in Prometheus text, e.g. value(text, 'virtgate_gate_result', { status: 'pass' }). */
+function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const want = Object.entries(labels).map(([key, v]) => `${key}="${v}"`);
+    const labelPart = line.slice(name.length, line.lastIndexOf(' '));
+    if (want.every((pair) => labelPart.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+const series = (text: string, name: string) => text.split('\n').filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+
+describe('aggregator metrics', () => {
+  it('render the documented series for a passing cluster', async () => {
+    const source = new FakeSource(latestOf(healthyCluster()));
+    const text = await createAggregatorMetrics(source).metrics();
+    expect(value(text, 'virtgate_cluster_nodes', { state: 'ready' })).toBe(3);
+    expect(value(text, 'virtgate_cluster_nodes', { state: 'not-ready' })).toBe(0);
+    expect(value(text, 'virtgate_cluster_ready_ratio')).toBe(1);
+    expect(value(text, 'virtgate_gate_result', { status: 'pass' })).toBe(1);
+    expect(value(text, 'virtgate_gate_result', { status: 'fail' })).toBe(0);
+    expect(value(text, 'virtgate_gate_status')).toBe(0);
+    // 1.36 reaches end of life on 2027-06-28: 208 days after 2026-12-02.
+    expect(value(text, 'virtgate_kubernetes_eol_days')).toBe(208);
+    expect(series(text, 'virtgate_gate_check')).toHaveLength(GATE_CHECK_IDS.length * GATE_STATUSES.length);
+    for (const check of GATE_CHECK_IDS) {
+      expect(value(text, 'virtgate_gate_check', { check, status: 'pass' })).toBe(1);
+      expect(value(text, 'virtgate_gate_check', { check, status: 'fail' })).toBe(0);
+    }
+    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-a' })).toBe(60);
+    expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(1);
+    expect(value(text, 'virtgate_aggregator_last_sync_timestamp_seconds')).toBe(NOW.getTime() / 1000);
+    expect(value(text, 'virtgate_aggregator_lists_total', { kind: 'nodevalidations' })).toBe(1);
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('say fail as 2, one series per check status, and age nodes at scrape time', async () => {
+    const snapshot = healthyCluster({
+      nodes: [rawNode('node-a', { runtime: 'docker://24.0.7' }), rawNode('node-b')],
+      nodeValidations: [rawReport('node-a'), rawReport('node-b', { heartbeatAt: secondsAgo(7200) })],
+    });
+    const source = new FakeSource(latestOf(snapshot));
+    source.clock = new Date(NOW.getTime() + 30_000);
+    const text = await createAggregatorMetrics(source).metrics();
+    expect(value(text, 'virtgate_gate_status')).toBe(2);
+    expect(value(text, 'virtgate_gate_result', { status: 'fail' })).toBe(1);
+    expect(value(text, 'virtgate_gate_check', { check: 'nodes.runtime', status: 'fail' })).toBe(1);
+    expect(value(text, 'virtgate_gate_check', { check: 'nodes.runtime', status: 'pass' })).toBe(0);
+    expect(value(text, 'virtgate_gate_check', { check: 'nodes.reports-fresh', status: 'warn' })).toBe(1);
+    expect(value(text, 'virtgate_cluster_nodes', { state: 'unknown' })).toBe(1);
+    expect(value(text, 'virtgate_cluster_ready_ratio')).toBe(0.5);
+    // The stale node still has a heartbeat: its age keeps growing with the clock.
+    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-b' })).toBe(7230);
+    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-a' })).toBe(90);
+  });
+
+  it('count warn and unknown as 1, and leave out EOL days when the minor is unknown', async () => {
+    const source = new FakeSource(latestOf(healthyCluster({ serverGitVersion: 'v1.99.0' })));
+    const text = await createAggregatorMetrics(source).metrics();
+    expect(value(text, 'virtgate_gate_check', { check: 'tuple.kubernetes-eol', status: 'unknown' })).toBe(1);
+    expect(series(text, 'virtgate_kubernetes_eol_days')).toEqual([]);
+    expect(value(text, 'virtgate_gate_status')).toBe(2); // 1.99 is outside KubeVirt 1.9's window: fail
+    const past = new FakeSource(latestOf(healthyCluster(), new Date('2027-07-01T00:00:00Z')));
+    expect(value(await createAggregatorMetrics(past).metrics(), 'virtgate_kubernetes_eol_days')).toBe(-3);
+  });
+
+  it('have no gate series before the first report, and show broken watches', async () => {
+    const status = statusOf({ ready: false, healthy: false, synced: false, lastInSyncAt: null });
+    status.watches = status.watches.map((watch) => (watch.kind === 'nodes' ? { ...watch, healthy: false, synced: false } : watch));
+    const text = await createAggregatorMetrics(new FakeSource(null, status)).metrics();
+    for (const name of ['virtgate_cluster_nodes', 'virtgate_cluster_ready_ratio', 'virtgate_kubernetes_eol_days', 'virtgate_gate_check', 'virtgate_gate_result', 'virtgate_gate_status', 'virtgate_report_age_seconds', 'virtgate_aggregator_last_sync_timestamp_seconds']) {
+      expect(series(text, name)).toEqual([]);
+    }
+    expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(0);
+    expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodevalidations' })).toBe(1);
+  });
+
+  it('drop the series of a node that is gone', async () => {
+    const source = new FakeSource(latestOf(healthyCluster()));
+    const registry = createAggregatorMetrics(source);
+    expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBe(60);
+    source.report = latestOf(healthyCluster({ nodes: [rawNode('node-a')], nodeValidations: [rawReport('node-a')] }));
+    expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,170 @@
+// The page's building blocks, without a framework and without a build step. Everything the API
+// returns is untrusted text (a node's agent writes its own report): it only ever reaches the
+// page through textContent / text nodes, never through innerHTML, and class names come from
+// fixed allowlists, never from data.
+
+/** Status words the API uses, mapped to CSS classes. Anything else gets a neutral class. */
+const STATUS_CLASSES = {
+  pass: 'status-pass',
+  warn: 'status-warn',
+  fail: 'status-fail',
+  unknown: 'status-unknown',
+  ready: 'state-ready',
+  emulation: 'state-emulation',
+  'not-ready': 'state-not-ready',
+  skip: 'status-skip',
+  error: 'status-error',
+};
+
+/** @param {unknown} status */
+export function statusClass(status) {
+  return typeof status === 'string' && Object.hasOwn(STATUS_CLASSES, status) ? STATUS_CLASSES[status] : 'status-other';
+}
+
+/** @param {number} seconds a length of time: "45s", "10m", "2h", "3d" */
+export function formatDuration(seconds) {
+  const s = Math.abs(Math.round(seconds));
+  return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : s < 172_800 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86_400)}d`;
+}
+
+/** @param {unknown} seconds how long ago: "45s ago", or "in 30s" for the future */
+export function formatAge(seconds) {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '–';
+  return seconds < 0 ? `in ${formatDuration(seconds)}` : `${formatDuration(seconds)} ago`;
+}
+
+/** @param {unknown} ratio */
+export function formatPercent(ratio) {
+  return typeof ratio === 'number' && Number.isFinite(ratio) ? `${Math.round(ratio * 100)}%` : '–';
+}
+
+/**
+ * Evidence as "key: value" lines (values as JSON), at most `max` lines.
+ * @param {unknown} evidence
+ * @param {number} [max]
+ */
+export function evidenceLines(evidence, max = 20) {
+  if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence)) return [];
+  return Object.entries(evidence)
+    .slice(0, max)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+}
+
+/**
+ * What the banner says about how current the page is: not synced, a broken watch, an old report,
+ * or the aggregator unreachable (the page then keeps its last data and says since when).
+ * @param {{ aggregator?: any, fetchedAt?: Date | null, fetchError?: string | null, now: Date, refreshMs: number }} input
+ * @returns {{ level: 'ok' | 'warn' | 'error', text: string }}
+ */
+export function freshness({ aggregator, fetchedAt, fetchError, now, refreshMs }) {
+  if (fetchError) {
+    const since = fetchedAt ? ` Showing data fetched ${formatAge((now.getTime() - fetchedAt.getTime()) / 1000)}.` : '';
+    return { level: 'error', text: `Cannot reach the aggregator: ${fetchError}.${since}` };
+  }
+  if (!aggregator) return { level: 'warn', text: 'Loading…' };
+  if (!aggregator.synced) return { level: 'error', text: `Not synced with the cluster yet: ${aggregator.reason}` };
+  if (!aggregator.healthy) return { level: 'error', text: `Data may be stale: ${aggregator.reason}` };
+  const age = typeof aggregator.reportAgeSeconds === 'number' ? aggregator.reportAgeSeconds : 0;
+  // The aggregator recomputes at least every minute; much older means it is stuck.
+  if (age > 180) return { level: 'warn', text: `The report is ${formatDuration(age)} old.` };
+  if (fetchedAt && now.getTime() - fetchedAt.getTime() > 3 * refreshMs) {
+    return { level: 'warn', text: `Last refreshed ${formatAge((now.getTime() - fetchedAt.getTime()) / 1000)}.` };
+  }
+  return { level: 'ok', text: `In sync with the cluster. Evaluated ${formatAge(age)}.` };
+}
+
+/**
+ * Nodes matching a text filter (name, reason, check ids and messages) and a state, at most `limit`.
+ * @template {{ name: string, state: string, reason?: string, failingChecks?: Array<{ id: string, message: string }> }} N
+ * @param {N[]} nodes
+ * @param {{ text?: string, state?: string }} filter
+ * @param {number} limit
+ * @returns {{ shown: N[], matching: number }}
+ */
+export function filterNodes(nodes, filter, limit) {
+  const text = (filter.text ?? '').trim().toLowerCase();
+  const state = filter.state ?? '';
+  const matching = nodes.filter((node) => {
+    if (state && node.state !== state) return false;
+    if (!text) return true;
+    const haystack = [node.name, node.reason ?? '', ...(node.failingChecks ?? []).map((check) => `${check.id} ${check.message}`)].join(' ').toLowerCase();
+    return haystack.includes(text);
+  });
+  return { shown: matching.slice(0, limit), matching: matching.length };
+}
+
+/**
+ * Creates an element. Strings among the children become text nodes; `text` sets textContent.
+ * Only the attributes named in SAFE_ATTRIBUTES can be set, so data can never become a handler or a URL.
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {{ className?: string, text?: unknown, title?: unknown, attrs?: Record<string, string> }} [props]
+ * @param {Array<Node | string | null | undefined>} [children]
+ */
+export function h(doc, tag, props = {}, children = []) {
+  const element = doc.createElement(tag);
+  if (props.className) element.className = props.className;
+  if (props.text !== undefined && props.text !== null) element.textContent = String(props.text);
+  if (props.title !== undefined && props.title !== null) element.title = String(props.title);
+  for (const [name, value] of Object.entries(props.attrs ?? {})) {
+    if (!SAFE_ATTRIBUTES.has(name) && !name.startsWith('data-') && !name.startsWith('aria-')) throw new Error(`attribute ${name} is not allowed`);
+    element.setAttribute(name, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    element.appendChild(typeof child === 'string' ? doc.createTextNode(child) : child);
+  }
+  return element;
+}
+
+const SAFE_ATTRIBUTES = new Set(['colspan', 'scope', 'role', 'open']);
+
+/**
+ * The gate checklist: one item per check, with its status, message and evidence.
+ * @param {Document} doc
+ * @param {Array<{ id: string, status: string, message: string, evidence: unknown }>} checks
+ */
+export function renderChecks(doc, checks) {
+  const list = h(doc, 'ol', { className: 'checks' });
+  for (const check of checks) {
+    const lines = evidenceLines(check.evidence);
+    list.appendChild(
+      h(doc, 'li', { className: `check ${statusClass(check.status)}`, attrs: { 'data-check': check.id } }, [
+        h(doc, 'span', { className: `badge ${statusClass(check.status)}`, text: String(check.status).toUpperCase() }),
+        h(doc, 'code', { className: 'check-id', text: check.id }),
+        h(doc, 'span', { className: 'check-message', text: check.message }),
+        lines.length === 0
+          ? null
+          : h(doc, 'details', { className: 'evidence' }, [h(doc, 'summary', { text: 'evidence' }), h(doc, 'pre', { text: lines.join('\n') })]),
+      ]),
+    );
+  }
+  return list;
+}
+
+/**
+ * Table rows for nodes (worst first, as the API sorts them).
+ * @param {Document} doc
+ * @param {Array<any>} nodes
+ */
+export function renderNodeRows(doc, nodes) {
+  const rows = doc.createDocumentFragment();
+  for (const node of nodes) {
+    const problems = (node.failingChecks ?? []).map((check) =>
+      h(doc, 'li', { className: statusClass(check.status) }, [h(doc, 'code', { text: check.id }), ` ${check.status}: `, h(doc, 'span', { text: check.message })]),
+    );
+    rows.appendChild(
+      h(doc, 'tr', { className: statusClass(node.state), attrs: { 'data-node': node.name } }, [
+        h(doc, 'td', { className: 'node-name', text: node.name }),
+        h(doc, 'td', {}, [h(doc, 'span', { className: `badge ${statusClass(node.state)}`, text: node.unknownCause ? `${node.state} (${node.unknownCause})` : node.state })]),
+        h(doc, 'td', { text: node.tier ?? '–' }),
+        h(doc, 'td', { text: node.cpuVendor ?? '–' }),
+        h(doc, 'td', { text: node.kernel ?? '–' }),
+        h(doc, 'td', { text: node.containerRuntime ?? '–' }),
+        h(doc, 'td', { text: formatAge(node.heartbeatAgeSeconds), title: node.heartbeatAt ?? '' }),
+        h(doc, 'td', { className: 'problems' }, [h(doc, 'div', { className: 'reason', text: node.reason }), problems.length ? h(doc, 'ul', {}, problems) : null]),
+      ]),
+    );
+  }
+  return rows;
+}

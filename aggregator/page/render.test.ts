@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, renderChecks, renderNodeRows, statusClass } from './render.js';
+
+/**
+ * A minimal DOM that records what the page builds and throws if anything assigns markup
+ * (innerHTML, outerHTML) or sets an event handler: the page must never do either with data.
+ */
+interface FakeElement {
+  tag: string;
+  className: string;
+  title: string;
+  attributes: Record<string, string>;
+  children: Array<FakeElement | { text: string }>;
+  textContent: string;
+}
+
+function fakeDocument() {
+  const element = (tag: string): FakeElement => {
+    let text: string | undefined;
+    const node = {
+      tag,
+      className: '',
+      title: '',
+      attributes: {} as Record<string, string>,
+      children: [] as Array<FakeElement | { text: string }>,
+      get textContent(): string {
+        return text ?? node.children.map((child) => ('text' in child ? child.text : child.textContent)).join('');
+      },
+      set textContent(value: string) {
+        text = value;
+        node.children = [];
+      },
+      set innerHTML(_value: string) {
+        throw new Error('innerHTML was assigned');
+      },
+      set outerHTML(_value: string) {
+        throw new Error('outerHTML was assigned');
+      },
+      setAttribute(name: string, value: string) {
+        if (/^on/i.test(name)) throw new Error(`event handler attribute ${name} was set`);
+        node.attributes[name] = value;
+      },
+      appendChild(child: FakeElement | { text: string }) {
+        node.children.push(child);
+        return child;
+      },
+    };
+    return node;
+  };
+  return {
+    createElement: element,
+    createTextNode: (text: string) => ({ text }),
+    createDocumentFragment: () => element('#fragment'),
+  };
+}
+
+function allElements(root: FakeElement): FakeElement[] {
+  return [root, ...root.children.flatMap((child) => ('tag' in child ? allElements(child) : []))];
+}
+
+const SCRIPT = '<script>alert(1)</script>';
+const IMG = '<img src=x onerror=alert(2)>';
+
+describe('page rendering', () => {
+  it('puts hostile check text on the page as text only', () => {
+    const doc = fakeDocument();
+    const list = renderChecks(doc, [
+      { id: 'nodes.runtime', status: 'fail', message: `runtime ${SCRIPT}`, evidence: { unsupported: [IMG] } },
+      { id: `x${IMG}`, status: `"><b onmouseover=alert(3)>`, message: IMG, evidence: null },
+    ]) as FakeElement;
+    const elements = allElements(list);
+    expect(elements.map((element) => element.tag).sort()).toEqual(['code', 'code', 'details', 'li', 'li', 'ol', 'pre', 'span', 'span', 'span', 'span', 'summary']);
+    expect(list.textContent).toContain(`runtime ${SCRIPT}`);
+    expect(list.textContent).toContain(`unsupported: ["${IMG}"]`);
+    // A status outside the allowlist never reaches a class attribute.
+    expect(elements.map((element) => element.className).join(' ')).not.toContain('onmouseover');
+    expect(elements.some((element) => element.className.includes('status-other'))).toBe(true);
+  });
+
+  it('builds node rows from text nodes and allowlisted classes', () => {
+    const doc = fakeDocument();
+    const rows = renderNodeRows(doc, [
+      {
+        name: 'node-a',
+        state: 'not-ready',
+        reason: `not ready (${SCRIPT})`,
+        unknownCause: null,
+        tier: 'none',
+        cpuVendor: 'intel',
+        kernel: IMG,
+        containerRuntime: `containerd://${IMG}`,
+        heartbeatAt: '2026-12-02T11:59:00Z',
+        heartbeatAgeSeconds: 60,
+        agentVersion: '0.1.0',
+        failingChecks: [{ id: 'dev.kvm', status: 'fail', message: SCRIPT }],
+      },
+      { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [] },
+    ]) as FakeElement;
+    const [first, second] = rows.children as FakeElement[];
+    expect(first?.attributes['data-node']).toBe('node-a');
+    expect(first?.className).toBe('state-not-ready');
+    expect(first?.textContent).toContain(SCRIPT);
+    expect(first?.textContent).toContain(`containerd://${IMG}`);
+    expect(allElements(rows).some((element) => element.tag === 'script' || element.tag === 'img')).toBe(false);
+    expect(second?.className).toBe('status-other');
+  });
+
+  it('refuses attributes that could carry code or URLs', () => {
+    const doc = fakeDocument();
+    for (const name of ['onclick', 'href', 'src', 'style', 'srcdoc', 'formaction']) {
+      expect(() => h(doc, 'a', { attrs: { [name]: 'javascript:alert(1)' } })).toThrow(/not allowed/);
+    }
+    expect((h(doc, 'td', { attrs: { colspan: '8', 'data-x': '1', 'aria-label': 'y' } }) as FakeElement).attributes).toEqual({ colspan: '8', 'data-x': '1', 'aria-label': 'y' });
+  });
+});
+
+describe('page helpers', () => {
+  it('maps only known statuses to classes', () => {
+    expect(statusClass('fail')).toBe('status-fail');
+    expect(statusClass('not-ready')).toBe('state-not-ready');
+    expect(statusClass('constructor')).toBe('status-other');
+    expect(statusClass('__proto__')).toBe('status-other');
+    expect(statusClass(7)).toBe('status-other');
+  });
+
+  it('formats ages, ratios and evidence', () => {
+    expect(formatAge(45)).toBe('45s ago');
+    expect(formatAge(600)).toBe('10m ago');
+    expect(formatAge(7200)).toBe('2h ago');
+    expect(formatAge(3 * 86_400)).toBe('3d ago');
+    expect(formatAge(-30)).toBe('in 30s');
+    expect(formatAge(null)).toBe('–');
+    expect(formatPercent(2 / 3)).toBe('67%');
+    expect(formatPercent(Number.NaN)).toBe('–');
+    expect(evidenceLines({ a: 1, b: 'two', c: ['x'], d: null })).toEqual(['a: 1', 'b: two', 'c: ["x"]', 'd: null']);
+    expect(evidenceLines([1, 2])).toEqual([]);
+    expect(evidenceLines(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])))).toHaveLength(20);
+  });
+
+  it('says how current the page is', () => {
+    const now = new Date('2026-12-02T12:00:00Z');
+    const fetchedAt = new Date('2026-12-02T11:59:55Z');
+    const healthy = { synced: true, healthy: true, reason: 'in sync with the API server', reportAgeSeconds: 5 };
+    const base = { now, refreshMs: 10_000, fetchedAt };
+    expect(freshness({ ...base, aggregator: healthy })).toEqual({ level: 'ok', text: 'In sync with the cluster. Evaluated 5s ago.' });
+    expect(freshness({ ...base, aggregator: { ...healthy, synced: false, healthy: false, reason: 'not synced yet: nodes' } })).toEqual({
+      level: 'error',
+      text: 'Not synced with the cluster yet: not synced yet: nodes',
+    });
+    expect(freshness({ ...base, aggregator: { ...healthy, healthy: false, reason: 'watch broken: nodes' } }).text).toBe('Data may be stale: watch broken: nodes');
+    expect(freshness({ ...base, aggregator: { ...healthy, reportAgeSeconds: 600 } })).toEqual({ level: 'warn', text: 'The report is 10m old.' });
+    expect(freshness({ ...base, aggregator: healthy, fetchError: 'Failed to fetch' })).toEqual({ level: 'error', text: 'Cannot reach the aggregator: Failed to fetch. Showing data fetched 5s ago.' });
+    expect(freshness({ ...base, aggregator: healthy, fetchedAt: new Date('2026-12-02T11:58:00Z') }).level).toBe('warn');
+  });
+
+  it('filters nodes by text and state, and caps what it shows', () => {
+    const nodes = [
+      { name: 'node-a', state: 'not-ready', reason: 'not ready (failing: dev.kvm)', failingChecks: [{ id: 'dev.kvm', message: '/dev/kvm is missing' }] },
+      { name: 'node-b', state: 'ready', reason: 'ready: KVM acceleration', failingChecks: [] },
+      { name: 'node-c', state: 'ready', reason: 'ready: KVM acceleration', failingChecks: [{ id: 'kernel.version', message: 'non-EL kernel 6.8' }] },
+    ];
+    expect(filterNodes(nodes, { text: 'KVM IS', state: '' }, 10).shown.map((node) => node.name)).toEqual(['node-a']);
+    expect(filterNodes(nodes, { state: 'ready' }, 10).shown.map((node) => node.name)).toEqual(['node-b', 'node-c']);
+    expect(filterNodes(nodes, { text: 'kernel' }, 10).shown.map((node) => node.name)).toEqual(['node-c']);
+    expect(filterNodes(nodes, {}, 2)).toMatchObject({ matching: 3, shown: [{ name: 'node-a' }, { name: 'node-b' }] });
+  });
+});

@@ -1,0 +1,147 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { VIRTGATE_VERSION } from '../../core/package-info.ts';
+import { type AggregatorConfig, gateConfigOf } from '../config.ts';
+import { gate } from '../gate/gate.ts';
+import type { GateStatus } from '../gate/types.ts';
+import { buildHttp } from '../http/server.ts';
+import { createAggregatorMetrics } from '../metrics.ts';
+import type { GateConfig } from '../model/config.ts';
+import type { VersionData } from '../versions/schema.ts';
+import { ClusterWatch } from '../watch/cluster-watch.ts';
+import type { ReflectorTiming } from '../watch/reflector.ts';
+import { DEFAULT_RECOMPUTE_TIMING, RecomputeScheduler, type RecomputeTiming } from './recompute-scheduler.ts';
+import type { AggregatorSettings, AggregatorStatus, LatestReport, ReportSource } from './types.ts';
+
+export interface AggregatorOptions {
+  kc: KubeConfig;
+  config: AggregatorConfig;
+  data: VersionData;
+  log: Logger;
+  /** The gate's date and the report ages come from this clock; tests inject one. */
+  now?: () => Date;
+  timing?: { watch?: Partial<ReflectorTiming>; recompute?: Partial<RecomputeTiming> };
+  pageDirectory?: string;
+}
+
+/**
+ * `virtgate aggregator`: keeps the cluster's objects current (ClusterWatch), recomputes the gate
+ * when they change (debounced) and every minute (ages move with the clock), and serves the latest
+ * report over HTTP. Handlers never evaluate the gate. Read-only towards the API server.
+ */
+export class Aggregator implements ReportSource {
+  readonly app: FastifyInstance;
+  readonly registry: Registry;
+  private readonly config: AggregatorConfig;
+  private readonly gateConfig: GateConfig;
+  private readonly data: VersionData;
+  private readonly log: Logger;
+  private readonly clock: () => Date;
+  private readonly watch: ClusterWatch;
+  private readonly scheduler: RecomputeScheduler;
+  private readonly settings: AggregatorSettings;
+  private latestReport: LatestReport | null = null;
+  private lastInSync: Date | null = null;
+  private lastResult: GateStatus | null = null;
+
+  constructor(options: AggregatorOptions) {
+    this.config = options.config;
+    this.gateConfig = gateConfigOf(options.config);
+    this.data = options.data;
+    this.log = options.log;
+    this.clock = options.now ?? (() => new Date());
+    this.settings = {
+      prefix: this.config.prefix,
+      minReady: this.config.minReady,
+      staleAfterSeconds: this.config.staleAfterSeconds,
+      eolWarnDays: this.config.eolWarnDays,
+      dataMaxAgeDays: this.config.dataMaxAgeDays,
+      versionsFile: this.config.versionsFile,
+      dataUpdated: this.data.updated,
+    };
+    this.scheduler = new RecomputeScheduler(() => this.recompute(), { ...DEFAULT_RECOMPUTE_TIMING, ...options.timing?.recompute });
+    this.watch = new ClusterWatch({
+      kc: options.kc,
+      log: this.log,
+      requestTimeoutMs: this.config.requestTimeoutSeconds * 1000,
+      ...(options.timing?.watch ? { timing: options.timing.watch } : {}),
+      onChange: () => this.scheduler.request(),
+      onStatus: () => this.scheduler.request(),
+    });
+    this.registry = createAggregatorMetrics(this);
+    this.app = buildHttp(this, this.registry, {
+      ...(options.pageDirectory ? { pageDirectory: options.pageDirectory } : {}),
+      onWarning: (message) => this.log.warn({ decision: 'page-missing' }, message),
+    });
+  }
+
+  /** Starts watching; the report appears once every watched kind has been listed. */
+  start(): void {
+    this.watch.start();
+    this.scheduler.start();
+  }
+
+  /** Serves HTTP on the configured address; resolves with the address (port 0 picks one). */
+  async listen(): Promise<string> {
+    return this.app.listen({ port: this.config.port, host: this.config.bindAddress });
+  }
+
+  async stop(): Promise<void> {
+    this.scheduler.stop();
+    await this.watch.stop();
+    await this.app.close();
+  }
+
+  now(): Date {
+    return this.clock();
+  }
+
+  latest(): LatestReport | null {
+    return this.latestReport;
+  }
+
+  /**
+   * Evaluates the gate on the objects at hand and the clock now. Before the first full sync
+   * there is nothing trustworthy to evaluate; after it, a broken watch leaves the last-known
+   * objects in place (and /readyz, the page and the metrics say so).
+   */
+  recompute(): void {
+    const sync = this.watch.status();
+    if (!sync.synced && this.latestReport === null) return;
+    const now = this.clock();
+    const started = performance.now();
+    const report = gate(this.watch.snapshot(), this.data, this.gateConfig, now);
+    const nodesByName = new Map(report.readiness.nodes.map((node) => [node.name, node]));
+    const durationMs = performance.now() - started;
+    this.latestReport = { report, computedAt: now, durationMs, nodesByName };
+    if (sync.healthy) this.lastInSync = now;
+    if (report.result !== this.lastResult) {
+      const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);
+      this.log.info({ decision: 'gate', result: report.result, previous: this.lastResult, notPassing: failing, nodes: report.readiness.total }, 'gate result');
+      this.lastResult = report.result;
+    }
+    this.log.debug({ durationMs: Math.round(durationMs), nodes: report.readiness.total }, 'recomputed');
+  }
+
+  status(): AggregatorStatus {
+    const sync = this.watch.status();
+    const latest = this.latestReport;
+    const ready = sync.healthy && latest !== null;
+    return {
+      ready,
+      reason: ready ? sync.reason : latest === null && sync.healthy ? 'synced; computing the first report' : sync.reason,
+      synced: sync.synced,
+      healthy: sync.healthy,
+      lastInSyncAt: this.lastInSync?.toISOString() ?? null,
+      reportComputedAt: latest?.computedAt.toISOString() ?? null,
+      reportAgeSeconds: latest === null ? null : Math.max(0, Math.round((this.clock().getTime() - latest.computedAt.getTime()) / 1000)),
+      recomputeSeconds: latest === null ? null : Math.round(latest.durationMs) / 1000,
+      serverVersion: sync.serverVersion,
+      watches: sync.watches,
+      settings: this.settings,
+      virtgateVersion: VIRTGATE_VERSION,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
+import pRetry from 'p-retry';
+import { apiFailure } from '../../core/kube/api-error.ts';
+import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
+import { projectNode, projectReport } from '../watch/project.ts';
+import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient } from '../watch/resources.ts';
+import { listAll } from '../watch/list-all.ts';
+
+/** The cluster could not be read: `message` is one line saying what failed and what to do. */
+export class ClusterReadError extends Error {
+  override name = 'ClusterReadError';
+}
+
+export interface ListOnceOptions {
+  requestTimeoutMs: number;
+  pageSize?: number;
+  /** Retries of a request that failed for a passing reason (no answer, 429, 5xx). */
+  retries?: number;
+}
+
+/**
+ * One consistent-enough read of everything the gate needs, for `virtgate gate`: GET /version and
+ * one LIST per resource, no watch. KubeVirt and CDI are listed directly: a 404 means their CRD
+ * is not installed. A missing NodeValidation CRD reads as "no reports" (the gate then says no
+ * node has a report).
+ */
+export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions): Promise<ClusterSnapshot> {
+  const server = kc.getCurrentCluster()?.server ?? '(no server)';
+  const clientOptions: ClientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: options.requestTimeoutMs };
+  const pageSize = options.pageSize ?? 500;
+  const attempt = <T>(what: string, call: () => Promise<T>) => withRetries(what, server, call, options.retries ?? 2);
+
+  const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
+  const [nodes, reports, kubevirt, cdi] = await Promise.all([
+    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions), pageSize, projectNode)),
+    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions), pageSize, projectReport)).catch((error: unknown) => {
+      if (error instanceof NotServed) return { items: [] };
+      throw error;
+    }),
+    observe(kc, KUBEVIRT, clientOptions, pageSize, attempt),
+    observe(kc, CDI, clientOptions, pageSize, attempt),
+  ]);
+  return { serverGitVersion: version.gitVersion, nodes: nodes.items, nodeValidations: reports.items, kubevirt, cdi };
+}
+
+async function observe(
+  kc: KubeConfig,
+  resource: CustomResource,
+  clientOptions: ClientOptions,
+  pageSize: number,
+  attempt: <T>(what: string, call: () => Promise<T>) => Promise<T>,
+): Promise<CustomResourceObservation> {
+  try {
+    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions), pageSize, (raw) => raw));
+    return { state: 'listed', items };
+  } catch (error) {
+    if (error instanceof NotServed) return { state: 'crd-absent' };
+    throw error;
+  }
+}
+
+/** A 404 on a LIST: the resource is not served (its CRD is not installed). */
+class NotServed extends Error {}
+
+const TRANSIENT = (status: number) => status === 0 || status === 429 || status >= 500;
+
+async function withRetries<T>(what: string, server: string, call: () => Promise<T>, retries: number): Promise<T> {
+  try {
+    return await pRetry(call, {
+      retries,
+      minTimeout: 500,
+      factor: 2,
+      randomize: true,
+      shouldRetry: ({ error }) => TRANSIENT(apiFailure(error).status),
+    });
+  } catch (error) {
+    const failure = apiFailure(error);
+    if (failure.status === 404) throw new NotServed(what);
+    throw new ClusterReadError(explain(what, server, failure.status, failure.message));
+  }
+}
+
+function explain(what: string, server: string, status: number, message: string): string {
+  if (status === 0) return `cannot reach the API server at ${server} to ${what}: ${message}; check --kubeconfig and that the cluster is up`;
+  if (status === 401) return `the API server at ${server} rejected the credentials (HTTP 401) when trying to ${what}: ${message}; refresh the kubeconfig's token or certificate`;
+  if (status === 403) {
+    return `not allowed to ${what} (HTTP 403): ${message}; virtgate gate needs get/list on nodes, nodevalidations.virtgate.io, kubevirts.kubevirt.io and cdis.cdi.kubevirt.io`;
+  }
+  return `cannot ${what} at ${server} (HTTP ${status}): ${message}`;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, retryDelay } from './backoff.ts';
+
+const policy = { baseMs: 500, maxMs: 30_000 };
+
+describe('backoffDelay', () => {
+  it('doubles the ceiling with each failure, up to the cap', () => {
+    const almostOne = () => 0.999_999;
+    expect(backoffDelay(1, policy, almostOne)).toBe(499);
+    expect(backoffDelay(2, policy, almostOne)).toBe(999);
+    expect(backoffDelay(4, policy, almostOne)).toBe(3999);
+    expect(backoffDelay(7, policy, almostOne)).toBe(29_999);
+    expect(backoffDelay(1000, policy, almostOne)).toBe(29_999);
+  });
+
+  it('is fully jittered: anywhere from zero to the ceiling', () => {
+    expect(backoffDelay(5, policy, () => 0)).toBe(0);
+    expect(backoffDelay(5, policy, () => 0.5)).toBe(4000);
+  });
+
+  it('treats zero or negative failure counts as the first failure', () => {
+    expect(backoffDelay(0, policy, () => 0.5)).toBe(250);
+    expect(backoffDelay(-3, policy, () => 0.5)).toBe(250);
+  });
+});
+
+describe('retryDelay', () => {
+  it('honours Retry-After, capped at the maximum', () => {
+    expect(retryDelay(1, policy, 7)).toBe(7000);
+    expect(retryDelay(1, policy, 3600)).toBe(30_000);
+  });
+
+  it('falls back to the jittered backoff without Retry-After', () => {
+    expect(retryDelay(3, policy, undefined, () => 0.5)).toBe(1000);
+  });
+});

@@ -1,0 +1,141 @@
+import {
+  ApiextensionsV1Api,
+  type ConfigurationOptions,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  Observable,
+  type ObservableMiddleware,
+  Watch,
+} from '@kubernetes/client-node';
+import { requestOptions } from '../../core/kube/request-options.ts';
+import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
+
+/**
+ * The API calls the informers make: a paginated LIST and a WATCH per resource. Read-only by
+ * construction: nothing here can create, patch or delete. Every LIST has a client timeout
+ * (core/kube/request-options.ts); a WATCH is bounded by the reflector's staleness timer.
+ */
+export interface ListPage {
+  items: unknown[];
+  resourceVersion: string;
+  continueToken: string | undefined;
+}
+
+export interface WatchHandle {
+  abort(): void;
+}
+
+export interface ResourceClient {
+  /** One page of a LIST at the latest resourceVersion (served from the API server's watch cache). */
+  list(page: { limit: number; continueToken: string | undefined }): Promise<ListPage>;
+  /**
+   * A WATCH from `resourceVersion` with bookmarks. Resolves once the server answered; when the
+   * request failed, `onDone` has been called with the error by then.
+   */
+  watch(resourceVersion: string, timeoutSeconds: number, onEvent: (type: string, object: unknown) => void, onDone: (error: unknown) => void): Promise<WatchHandle>;
+}
+
+/** The custom resources the aggregator reads. */
+export const KUBEVIRT = { group: 'kubevirt.io', version: 'v1', plural: 'kubevirts', crd: 'kubevirts.kubevirt.io', namespaced: true } as const;
+export const CDI = { group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'cdis', crd: 'cdis.cdi.kubevirt.io', namespaced: false } as const;
+export type CustomResource = typeof KUBEVIRT | typeof CDI;
+
+export interface ClientOptions {
+  requestTimeoutMs: number;
+  /** The client-side inactivity limit of a watch stream; a backstop behind the reflector's own. */
+  watchInactivityMs: number;
+  /** Aborts requests in flight when the aggregator stops, so SIGTERM does not wait for a LIST. */
+  signal?: AbortSignal;
+}
+
+/** The shared per-request timeout, plus cancellation on stop. */
+export function callOptions(options: Pick<ClientOptions, 'requestTimeoutMs' | 'signal'>): ConfigurationOptions<ObservableMiddleware> {
+  const base = requestOptions(options.requestTimeoutMs);
+  const { signal } = options;
+  if (!signal) return base;
+  const cancel: ObservableMiddleware = {
+    pre: (context) => {
+      const timeout = context.getSignal();
+      context.setSignal(timeout ? AbortSignal.any([timeout, signal]) : signal);
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response) => new Observable(Promise.resolve(response)),
+  };
+  return { ...base, middleware: [...(base.middleware ?? []), cancel] };
+}
+
+/** The list of a response that may be a typed V1...List or plain JSON. */
+function page(response: unknown): ListPage {
+  const body = (response ?? {}) as { items?: unknown; metadata?: { resourceVersion?: unknown; _continue?: unknown; continue?: unknown } };
+  const metadata = body.metadata ?? {};
+  const next = metadata._continue ?? metadata.continue;
+  return {
+    items: Array.isArray(body.items) ? body.items : [],
+    resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '',
+    continueToken: typeof next === 'string' && next !== '' ? next : undefined,
+  };
+}
+
+function makeWatch(kc: KubeConfig, inactivityMs: number): Watch {
+  const watch = new Watch(kc);
+  // client-node aborts a stream after 30 s without data, but the API server sends bookmarks only
+  // about once a minute: quiet watches would reconnect every 30 s. The field is private in the
+  // typings, hence Object.assign; the reflector's staleness timer is the real limit.
+  Object.assign(watch, { requestTimeoutMs: inactivityMs });
+  return watch;
+}
+
+function watcher(kc: KubeConfig, path: string, options: ClientOptions, query: Record<string, string> = {}): ResourceClient['watch'] {
+  const watch = makeWatch(kc, options.watchInactivityMs);
+  return (resourceVersion, timeoutSeconds, onEvent, onDone) =>
+    watch.watch(path, { ...query, resourceVersion, allowWatchBookmarks: true, timeoutSeconds }, (type: string, object: unknown) => onEvent(type, object), onDone);
+}
+
+export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
+  const core = kc.makeApiClient(CoreV1Api);
+  return {
+    list: async ({ limit, continueToken }) => page(await core.listNode({ limit, _continue: continueToken }, callOptions(options))),
+    watch: watcher(kc, '/api/v1/nodes', options),
+  };
+}
+
+export function nodeValidationsClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  return {
+    list: async ({ limit, continueToken }) =>
+      page(
+        await custom.listClusterCustomObject(
+          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit, _continue: continueToken },
+          callOptions(options),
+        ),
+      ),
+    watch: watcher(kc, `/apis/${API_GROUP}/${API_VERSION}/${NODE_VALIDATION_PLURAL}`, options),
+  };
+}
+
+/** One CRD by name (a field selector): cheap, and needs no permission on other CRDs' contents. */
+export function crdClient(kc: KubeConfig, crdName: string, options: ClientOptions): ResourceClient {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  const fieldSelector = `metadata.name=${crdName}`;
+  return {
+    list: async ({ limit, continueToken }) =>
+      page(await api.listCustomResourceDefinition({ fieldSelector, limit, _continue: continueToken }, callOptions(options))),
+    watch: watcher(kc, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', options, { fieldSelector }),
+  };
+}
+
+/** KubeVirt objects across all namespaces, or the cluster-scoped CDI objects. */
+export function customResourceClient(kc: KubeConfig, resource: CustomResource, options: ClientOptions): ResourceClient {
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const { group, version, plural } = resource;
+  return {
+    list: async ({ limit, continueToken }) =>
+      page(
+        resource.namespaced
+          ? await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options))
+          : await custom.listClusterCustomObject({ group, version, plural, limit, _continue: continueToken }, callOptions(options)),
+      ),
+    watch: watcher(kc, `/apis/${group}/${version}/${plural}`, options),
+  };
+}

@@ -1,0 +1,84 @@
+import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { apiFailure } from '../../core/kube/api-error.ts';
+import { type BackoffPolicy, DEFAULT_BACKOFF, retryDelay } from './backoff.ts';
+import { callOptions } from './resources.ts';
+
+export interface ServerVersionStatus {
+  /** `gitVersion` of GET /version, e.g. v1.36.3; null until first read. */
+  gitVersion: string | null;
+  readAt: string | null;
+  /** The last error, while the latest read failed. */
+  error: string | null;
+}
+
+/**
+ * The API server's version, read at start and again after a watch recovers (an API server that
+ * came back may have been upgraded). A failed read keeps the last value and retries with backoff.
+ */
+export class ServerVersion {
+  private readonly api: VersionApi;
+  private readonly log: Logger;
+  private readonly requestTimeoutMs: number;
+  private readonly signal: AbortSignal;
+  private readonly backoff: BackoffPolicy;
+  private readonly onChange: () => void;
+  private gitVersion: string | null = null;
+  private readAt: Date | null = null;
+  private error: string | null = null;
+  private reading: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private stopped = false;
+
+  constructor(kc: KubeConfig, options: { log: Logger; requestTimeoutMs: number; signal: AbortSignal; backoff?: BackoffPolicy; onChange: () => void }) {
+    this.api = kc.makeApiClient(VersionApi);
+    this.log = options.log;
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.signal = options.signal;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.onChange = options.onChange;
+  }
+
+  status(): ServerVersionStatus {
+    return { gitVersion: this.gitVersion, readAt: this.readAt?.toISOString() ?? null, error: this.error };
+  }
+
+  /** Reads the version now (one read at a time; a read in flight is reused). */
+  refresh(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    clearTimeout(this.retryTimer);
+    this.reading ??= this.read().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const info = await this.api.getCode(callOptions({ requestTimeoutMs: this.requestTimeoutMs, signal: this.signal }));
+      const gitVersion = typeof info.gitVersion === 'string' ? info.gitVersion : null;
+      this.failures = 0;
+      this.error = null;
+      this.readAt = new Date();
+      if (gitVersion !== this.gitVersion) {
+        this.log.info({ decision: 'server-version', gitVersion, previous: this.gitVersion }, 'API server version');
+        this.gitVersion = gitVersion;
+        this.onChange();
+      }
+    } catch (error) {
+      if (this.stopped) return;
+      const failure = apiFailure(error);
+      this.failures += 1;
+      this.error = `${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`;
+      const delay = retryDelay(this.failures, this.backoff, failure.retryAfterSeconds);
+      this.log.debug({ err: this.error, retryInMs: delay }, 'cannot read the API server version; will retry');
+      this.retryTimer = setTimeout(() => void this.refresh(), delay);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The page in real headless Chromium: it renders the gate and the nodes from the live API, prints
+ * hostile text from the cluster literally (no dialog, no injected element), and says when it
+ * cannot reach the aggregator or the aggregator is not synced. Saves artifacts/aggregator-page.png.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { useControlPlane } from '../controlplane/client.ts';
+import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
+import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
+import { type Harness, startAggregator } from '../support/aggregator-harness.ts';
+import { closedPort } from '../support/aggregator-process.ts';
+import { type Browser, launchChromium } from '../support/chromium.ts';
+import { installCrd } from '../support/crds.ts';
+import { waitFor } from '../support/wait.ts';
+
+const cp = useControlPlane();
+const ARTIFACTS = path.join(PACKAGE_ROOT, 'artifacts');
+const SCRIPT = '<script>alert(1)</script>';
+const IMG = '<img src=x onerror=alert(2)>';
+const RUNTIME = 'containerd://<img src=x onerror=alert(3)>';
+const PHASE = '<img src=x onerror=alert(4)>';
+
+let browser: Browser;
+let harness: (Harness & { url: string | null }) | undefined;
+let unsynced: (Harness & { url: string | null }) | undefined;
+let page: Page;
+const dialogs: string[] = [];
+const pageErrors: string[] = [];
+let gateFetches = 0;
+
+beforeAll(async () => {
+  // First, so that a missing Chromium fails the file with its own message.
+  browser = await launchChromium();
+  const admin = cp.adminConfig();
+  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await resetCluster(admin);
+  const now = new Date();
+  const heartbeatAt = new Date(now.getTime() - 60_000);
+  await createValidatedNode(admin, 'agg-page-ok-1', { report: { heartbeatAt } });
+  await createValidatedNode(admin, 'agg-page-ok-2', { report: { heartbeatAt, vendor: 'intel' } });
+  // Text an agent (or a kubelet, or a KubeVirt operator) could write: all of it must stay text.
+  await createValidatedNode(admin, 'agg-page-xss', {
+    node: { containerRuntimeVersion: RUNTIME },
+    report: {
+      heartbeatAt,
+      ready: false,
+      kernel: '<b>6.8</b>',
+      checks: [
+        { id: 'dev.kvm', status: 'fail', message: `/dev/kvm ${SCRIPT}` },
+        { id: 'kernel.version', status: 'warn', message: IMG },
+      ],
+    },
+  });
+  await createKubeVirt(admin, { name: 'agg-page', version: 'v1.9.0', phase: PHASE });
+  await createCdi(admin, 'agg-page', 'v1.66.0');
+  harness = await startAggregator(admin, { listen: true });
+  await harness.waitForGate('the report to cover the page nodes', (report) => report.readiness.total === 3 && report.versions.cdi.state === 'known');
+  await mkdir(ARTIFACTS, { recursive: true });
+  page = await browser.context.newPage();
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/v1/gate')) gateFetches += 1;
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.stop();
+  await unsynced?.stop();
+});
+
+describe('the aggregator page in Chromium', () => {
+  it('renders the gate and the nodes, and prints hostile text literally', async () => {
+    await page.goto(`${harness?.url}/?refresh=1`);
+    const row = page.locator('tr[data-node="agg-page-xss"]');
+    await row.waitFor();
+    // The gate as a checklist: every check, with status and message.
+    await expect.poll(() => page.locator('li.check').count()).toBe(13);
+    expect(await page.locator('#result').textContent()).toBe('FAIL · exit 1');
+    expect(await page.locator('li[data-check="kubevirt.placement"] .badge').textContent()).toBe('FAIL');
+    expect(await page.locator('li[data-check="kubevirt.deployed"] .check-message').textContent()).toBe(`KubeVirt kubevirt/agg-page has an unknown phase "${PHASE}"`);
+    // The nodes, worst first, with state, tier and the failing and warning checks.
+    expect(await page.locator('#nodes tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-node')))).toEqual(['agg-page-xss', 'agg-page-ok-1', 'agg-page-ok-2']);
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.slice(0, 6)).toEqual(['agg-page-xss', 'not-ready', 'none', 'intel', '<b>6.8</b>', RUNTIME]);
+    expect(cells[7]).toContain(`dev.kvm fail: /dev/kvm ${SCRIPT}`);
+    expect(cells[7]).toContain(`kernel.version warn: ${IMG}`);
+
+    // Several refreshes later: still nothing executed, nothing injected.
+    await waitFor('three refreshes', async () => (gateFetches >= 3 ? true : undefined), 15_000);
+    expect(dialogs).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('b').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('#banner').textContent()).toMatch(/^In sync with the cluster\./);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'aggregator-page.png'), fullPage: true });
+  });
+
+  it('says so when it cannot reach the aggregator, and keeps the last data', async () => {
+    await harness?.stop();
+    harness = undefined;
+    await expect.poll(() => page.locator('#banner').textContent(), { timeout: 15_000 }).toMatch(/^Cannot reach the aggregator: .*Showing data fetched/);
+    expect(await page.locator('#banner').getAttribute('class')).toBe('banner banner-error');
+    expect(await page.locator('#nodes tbody tr').count()).toBe(3);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('says so when the aggregator has not synced with the cluster', async () => {
+    const port = await closedPort();
+    const kc = new KubeConfig();
+    kc.loadFromFile(await writeKubeconfig(path.join(cp.dir, 'agg-page-unreachable.kubeconfig'), `https://127.0.0.1:${port}`, cp.caFile, { token: 'x' }));
+    unsynced = await startAggregator(kc, { listen: true });
+    const fresh = await browser.context.newPage();
+    await fresh.goto(`${unsynced.url}/?refresh=1`);
+    await expect.poll(() => fresh.locator('#banner').textContent(), { timeout: 15_000 }).toMatch(/^Not synced with the cluster yet: /);
+    expect(await fresh.locator('#result').textContent()).toBe('NOT SYNCED');
+    expect(await fresh.locator('#nodes tbody tr').count()).toBe(0);
+    await fresh.screenshot({ path: path.join(ARTIFACTS, 'aggregator-page-not-synced.png') });
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Cluster objects for the aggregator's integration tests: Nodes with their NodeValidation
+ * reports (as an agent would write them), KubeVirt and CDI objects, and a reset to an empty
+ * cluster so that each gate scenario sees exactly its own objects.
+ */
+import path from 'node:path';
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { createNode, ensureNamespace, type FakeNodeOptions } from '../controlplane/identities.ts';
+import { statusOf, waitFor } from './wait.ts';
+
+export const KUBEVIRT_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/kubevirts.kubevirt.io.yaml');
+export const CDI_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/cdis.cdi.kubevirt.io.yaml');
+
+export interface ReportOptions {
+  /** The heartbeat time (the aggregator compares it with its own clock). */
+  heartbeatAt: Date;
+  ready?: boolean;
+  tier?: 'hardware' | 'emulation' | 'none';
+  vendor?: 'intel' | 'amd' | 'arm' | 'other';
+  kernel?: string;
+  checks?: Array<{ id: string; status: 'pass' | 'warn' | 'fail' | 'skip' | 'error'; message: string }>;
+}
+
+export function reportStatus(options: ReportOptions): Record<string, unknown> {
+  const ready = options.ready ?? true;
+  const tier = options.tier ?? (ready ? 'hardware' : 'none');
+  const at = options.heartbeatAt.toISOString();
+  return {
+    ready,
+    tier,
+    conclusive: true,
+    kvm: tier === 'hardware' ? 'pass' : 'fail',
+    kernel: options.kernel ?? '5.14',
+    checks: options.checks ?? [
+      { id: 'cpu.virtualization', status: 'pass', message: 'vmx' },
+      { id: 'dev.kvm', status: tier === 'hardware' ? 'pass' : 'fail', message: tier === 'hardware' ? '/dev/kvm opens read-write' : '/dev/kvm is missing' },
+      { id: 'dev.tun', status: tier === 'none' ? 'fail' : 'pass', message: '/dev/net/tun' },
+    ],
+    facts: { cpu: { state: 'ok', value: { arch: 'x86_64', vendor: options.vendor ?? 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false } } },
+    agentVersion: '0.1.0',
+    probedAt: at,
+    lastTransitionAt: at,
+    heartbeatAt: at,
+    taint: { policy: 'off', applied: false },
+  };
+}
+
+/** A Node as a kubelet registers it and, unless `report` is null, its agent's NodeValidation. */
+export async function createValidatedNode(kc: KubeConfig, name: string, options: { node?: FakeNodeOptions; report: ReportOptions | null }): Promise<void> {
+  const node = await createNode(kc, name, options.node);
+  const report = options.report;
+  if (report === null) return;
+  await retrying(() => kc.makeApiClient(CustomObjectsApi).createClusterCustomObject({
+    group: 'virtgate.io',
+    version: 'v1alpha1',
+    plural: 'nodevalidations',
+    body: {
+      apiVersion: 'virtgate.io/v1alpha1',
+      kind: 'NodeValidation',
+      metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata?.uid ?? '' }] },
+      spec: { nodeName: name },
+      status: reportStatus(report),
+    },
+  }));
+}
+
+/** Replaces a node's report status (merge patch: custom resources take no strategic merge). */
+export async function updateReport(kc: KubeConfig, name: string, report: ReportOptions): Promise<void> {
+  await kc.makeApiClient(CustomObjectsApi).patchClusterCustomObject(
+    { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name, body: { status: reportStatus(report) } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
+
+export interface KubeVirtOptions {
+  name: string;
+  namespace?: string;
+  version: string;
+  phase?: string;
+  available?: 'True' | 'False';
+  useEmulation?: boolean;
+  nodePlacement?: Record<string, unknown>;
+}
+
+export async function createKubeVirt(kc: KubeConfig, options: KubeVirtOptions): Promise<void> {
+  const namespace = options.namespace ?? 'kubevirt';
+  await ensureNamespace(kc, namespace);
+  await retrying(() => kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    group: 'kubevirt.io',
+    version: 'v1',
+    namespace,
+    plural: 'kubevirts',
+    body: {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'KubeVirt',
+      metadata: { name: options.name, namespace },
+      spec: {
+        configuration: { developerConfiguration: { useEmulation: options.useEmulation ?? false } },
+        workloads: options.nodePlacement === undefined ? {} : { nodePlacement: options.nodePlacement },
+      },
+      status: {
+        phase: options.phase ?? 'Deployed',
+        observedKubeVirtVersion: options.version,
+        conditions: [{ type: 'Available', status: options.available ?? 'True', reason: 'AllComponentsReady', message: 'All components are ready.' }],
+      },
+    },
+  }));
+}
+
+export async function createCdi(kc: KubeConfig, name: string, version: string): Promise<void> {
+  await retrying(() => kc.makeApiClient(CustomObjectsApi).createClusterCustomObject({
+    group: 'cdi.kubevirt.io',
+    version: 'v1beta1',
+    plural: 'cdis',
+    body: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'CDI', metadata: { name }, spec: {}, status: { phase: 'Deployed', observedVersion: version } },
+  }));
+}
+
+/**
+ * Retries what the API server asks to retry: right after a CRD is created it answers 429
+ * "storage is (re)initializing" for a moment.
+ */
+async function retrying<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      const status = statusOf(error);
+      if (attempt >= 40 || (status !== 429 && (status === undefined || status < 500))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+async function ignoreNotFound(call: () => Promise<unknown>): Promise<void> {
+  try {
+    await retrying(call);
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error;
+  }
+}
+
+/**
+ * Deletes every Node, NodeValidation, KubeVirt and CDI object (the CRDs stay) and waits until they
+ * are gone: each scenario starts from an empty cluster. Other test files run before or after this
+ * one, never beside it (fileParallelism: false), so nothing else is using these objects.
+ */
+export async function resetCluster(kc: KubeConfig): Promise<void> {
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  await retrying(() => core.deleteCollectionNode({}));
+  await ignoreNotFound(() => custom.deleteCollectionClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations' }));
+  await ignoreNotFound(() => custom.deleteCollectionClusterCustomObject({ group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'cdis' }));
+  await ignoreNotFound(async () => {
+    const list = (await custom.listCustomObjectForAllNamespaces({ group: 'kubevirt.io', version: 'v1', resourcePlural: 'kubevirts' })) as { items: Array<{ metadata: { name: string; namespace: string } }> };
+    for (const item of list.items) {
+      await ignoreNotFound(() => custom.deleteNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', plural: 'kubevirts', namespace: item.metadata.namespace, name: item.metadata.name }));
+    }
+  });
+  await waitFor('the cluster to be empty', async () => {
+    const nodes = await core.listNode();
+    const reports = (await custom.listClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations' })) as { items: unknown[] };
+    return nodes.items.length === 0 && reports.items.length === 0 ? true : undefined;
+  });
+}
+
+/** Deletes the KubeVirt and CDI CRDs (and so their objects), to show them being installed later. */
+export async function removeOptionalCrds(kc: KubeConfig): Promise<void> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  for (const name of ['kubevirts.kubevirt.io', 'cdis.cdi.kubevirt.io']) {
+    await ignoreNotFound(() => api.deleteCustomResourceDefinition({ name }));
+  }
+  await waitFor(
+    'the KubeVirt and CDI CRDs to be gone',
+    async () => {
+      const list = await api.listCustomResourceDefinition();
+      return list.items.some((crd) => ['kubevirts.kubevirt.io', 'cdis.cdi.kubevirt.io'].includes(crd.metadata?.name ?? '')) ? undefined : true;
+    },
+    60_000,
+  );
+}

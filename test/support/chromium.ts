@@ -1,0 +1,41 @@
+/** Debian's Chromium, driven by playwright-core. Never downloads a browser. */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** The network is closed here: anything Chromium would fetch in the background must stay off. */
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Chromium headless with a fresh profile. Missing Chromium is a failure, never a skip. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not at ${CHROMIUM}: install Debian chromium (apt-get install chromium); this test never downloads a browser`);
+  }
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'virtgate-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 1000 } });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
