@@ -10,7 +10,9 @@ import {
 import { isNotFound } from '../core/kube/api-error.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/kube/node-validation.ts';
+import { connectionPool } from '../core/kube/connection-pool.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
+import type { Dispatcher } from 'undici';
 
 export type WriteKind = 'labels' | 'taints' | 'condition' | 'nodevalidation' | 'event';
 
@@ -28,13 +30,20 @@ export class NodeApi {
   private readonly nodeName: string;
   private readonly timeoutMs: number;
   private readonly observe: WriteObserver;
+  private readonly pool: Promise<Dispatcher | undefined>;
 
   constructor(kc: KubeConfig, nodeName: string, timeoutMs: number, observe: WriteObserver) {
+    // Without a pool, client-node falls back to one connection per request: slower, not wrong.
+    this.pool = connectionPool(kc).catch(() => undefined);
     this.core = kc.makeApiClient(CoreV1Api);
     this.custom = kc.makeApiClient(CustomObjectsApi);
     this.nodeName = nodeName;
     this.timeoutMs = timeoutMs;
     this.observe = observe;
+  }
+
+  private async options(contentType?: PatchStrategy) {
+    return requestOptions(this.timeoutMs, contentType, await this.pool);
   }
 
   private async write<T>(kind: WriteKind, call: () => Promise<T>): Promise<T> {
@@ -48,8 +57,8 @@ export class NodeApi {
     }
   }
 
-  readNode(): Promise<V1Node> {
-    return this.core.readNode({ name: this.nodeName }, requestOptions(this.timeoutMs));
+  async readNode(): Promise<V1Node> {
+    return this.core.readNode({ name: this.nodeName }, await this.options());
   }
 
   /**
@@ -69,32 +78,31 @@ export class NodeApi {
       },
       ...(change.taints ? { spec: { taints: change.taints } } : {}),
     };
-    return this.write(kind, () =>
-      this.core.patchNode({ name: this.nodeName, body }, requestOptions(this.timeoutMs, PatchStrategy.MergePatch)),
+    return this.write(kind, async () =>
+      this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch)),
     );
   }
 
   /** A strategic merge keyed by `type`: a plain merge patch would replace the kubelet's conditions. */
   patchCondition(condition: V1NodeCondition): Promise<V1Node> {
-    return this.write('condition', () =>
+    return this.write('condition', async () =>
       this.core.patchNodeStatus(
         { name: this.nodeName, body: { status: { conditions: [condition] } } },
-        requestOptions(this.timeoutMs, PatchStrategy.StrategicMergePatch),
+        await this.options(PatchStrategy.StrategicMergePatch),
       ),
     );
   }
 
-  listNodes(labelSelector: string): Promise<V1Node[]> {
-    return this.core
-      .listNode({ ...(labelSelector ? { labelSelector } : {}) }, requestOptions(this.timeoutMs))
-      .then((list) => list.items);
+  async listNodes(labelSelector: string): Promise<V1Node[]> {
+    const list = await this.core.listNode({ ...(labelSelector ? { labelSelector } : {}) }, await this.options());
+    return list.items;
   }
 
   async readNodeValidation(): Promise<NodeValidation | undefined> {
     try {
       return (await this.custom.getClusterCustomObject(
         { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName },
-        requestOptions(this.timeoutMs),
+        await this.options(),
       )) as NodeValidation;
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -106,7 +114,7 @@ export class NodeApi {
     return this.write('nodevalidation', async () =>
       (await this.custom.createClusterCustomObject(
         { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object },
-        requestOptions(this.timeoutMs),
+        await this.options(),
       )) as NodeValidation,
     );
   }
@@ -123,13 +131,13 @@ export class NodeApi {
     return this.write('nodevalidation', async () =>
       (await this.custom.patchClusterCustomObject(
         { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
-        requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
+        await this.options(PatchStrategy.JsonPatch),
       )) as NodeValidation,
     );
   }
 
   async createEvent(event: { reason: string; message: string; type: 'Normal' | 'Warning'; nodeUid: string; now: Date }): Promise<void> {
-    await this.write('event', () =>
+    await this.write('event', async () =>
       this.core.createNamespacedEvent(
         {
           namespace: 'default',
@@ -147,7 +155,7 @@ export class NodeApi {
             count: 1,
           },
         },
-        requestOptions(this.timeoutMs),
+        await this.options(),
       ),
     );
   }

@@ -28,7 +28,8 @@ for (let cycle = 1; cycle <= Number(total); cycle += 1) {
   await agent.cycle();
   if (checkpoints.has(cycle)) {
     gc();
-    process.stdout.write(`${JSON.stringify({ cycle, rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed })}\n`);
+    const usage = process.memoryUsage();
+    process.stdout.write(`${JSON.stringify({ cycle, rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external })}\n`);
   }
 }
 process.exit(0);
