@@ -1,12 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { agentCommand } from './commands/agent.ts';
-import { aggregatorCommand } from './commands/aggregator.ts';
-import { checkCommand } from './commands/check.ts';
-import { gateCommand } from './commands/gate.ts';
-import { pruneCommand } from './commands/prune.ts';
-import { tupleCommand } from './commands/tuple.ts';
 import { EXIT, UsageError } from './usage-error.ts';
 
 /** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
@@ -14,19 +8,33 @@ const ONE_LINE_ERRORS = {
   outputError: (message: string, write: (text: string) => void) => write(`${message.trim().split('\n').join(' ')}\n`),
 };
 
-function buildProgram(): Command {
+/**
+ * Each subcommand is imported only when it runs: the cluster commands load
+ * @kubernetes/client-node, which would more than double `virtgate check`'s start-up time and memory.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => (await import('./commands/check.ts')).checkCommand(),
+  tuple: async () => (await import('./commands/tuple.ts')).tupleCommand(),
+  agent: async () => (await import('./commands/agent.ts')).agentCommand(),
+  aggregator: async () => (await import('./commands/aggregator.ts')).aggregatorCommand(),
+  gate: async () => (await import('./commands/gate.ts')).gateCommand(),
+  prune: async () => (await import('./commands/prune.ts')).pruneCommand(),
+};
+
+async function buildProgram(argv: string[]): Promise<Command> {
   const program = new Command('virtgate')
     .description('Which nodes can really run KubeVirt VMs, and is this cluster ready for them?')
     .version(VIRTGATE_VERSION)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput(ONE_LINE_ERRORS);
-  program.addCommand(checkCommand());
-  program.addCommand(tupleCommand());
-  program.addCommand(agentCommand());
-  program.addCommand(aggregatorCommand());
-  program.addCommand(gateCommand());
-  program.addCommand(pruneCommand());
+  const requested = argv[2];
+  // `virtgate --help`, a typo (for "did you mean"), or no command at all: load them all.
+  const names = requested !== undefined && Object.hasOwn(COMMANDS, requested) ? [requested] : Object.keys(COMMANDS);
+  for (const name of names) {
+    const load = COMMANDS[name];
+    if (load) program.addCommand(await load());
+  }
   // addCommand() does not pass settings down, so each subcommand gets them here.
   for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
   return program;
@@ -34,7 +42,7 @@ function buildProgram(): Command {
 
 async function main(argv: string[]): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every parse error has already been printed as one line.
