@@ -62,7 +62,7 @@ export function freshness({ aggregator, fetchedAt, fetchError, now, refreshMs })
     return { level: 'error', text: `Cannot reach the aggregator: ${fetchError}.${since}` };
   }
   if (!aggregator) return { level: 'warn', text: 'Loading…' };
-  if (!aggregator.synced) return { level: 'error', text: `Not synced with the cluster yet: ${aggregator.reason}` };
+  if (!aggregator.synced) return { level: 'error', text: `The aggregator has not synced with the cluster (${aggregator.reason}).` };
   if (!aggregator.healthy) return { level: 'error', text: `Data may be stale: ${aggregator.reason}` };
   const age = typeof aggregator.reportAgeSeconds === 'number' ? aggregator.reportAgeSeconds : 0;
   // The aggregator recomputes at least every minute; much older means it is stuck.

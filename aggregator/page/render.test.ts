@@ -145,7 +145,7 @@ describe('page helpers', () => {
     expect(freshness({ ...base, aggregator: healthy })).toEqual({ level: 'ok', text: 'In sync with the cluster. Evaluated 5s ago.' });
     expect(freshness({ ...base, aggregator: { ...healthy, synced: false, healthy: false, reason: 'not synced yet: nodes' } })).toEqual({
       level: 'error',
-      text: 'Not synced with the cluster yet: not synced yet: nodes',
+      text: 'The aggregator has not synced with the cluster (not synced yet: nodes).',
     });
     expect(freshness({ ...base, aggregator: { ...healthy, healthy: false, reason: 'watch broken: nodes' } }).text).toBe('Data may be stale: watch broken: nodes');
     expect(freshness({ ...base, aggregator: { ...healthy, reportAgeSeconds: 600 } })).toEqual({ level: 'warn', text: 'The report is 10m old.' });

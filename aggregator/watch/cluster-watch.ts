@@ -110,7 +110,10 @@ export class ClusterWatch {
     const healthy = synced && broken.length === 0;
     let reason = 'in sync with the API server';
     if (broken.length > 0) reason = `watch broken: ${broken.map((watch) => `${watch.kind} (${watch.error ?? 'error'})`).join(', ')}`;
-    else if (unsynced.length > 0) reason = `not synced yet: ${unsynced.join(', ')}`;
+    else if (unsynced.length > 0) {
+      const error = watches.find((watch) => !watch.synced && watch.error !== null)?.error;
+      reason = `not synced yet: ${unsynced.join(', ')}${error ? `; last error: ${error}` : ''}`;
+    }
     else if (serverVersion.gitVersion === null) reason = `not synced yet: the API server version (${serverVersion.error ?? 'reading'})`;
     return { synced, healthy, reason, serverVersion, watches };
   }

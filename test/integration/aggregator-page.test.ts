@@ -122,7 +122,7 @@ describe('the aggregator page in Chromium', () => {
     unsynced = await startAggregator(kc, { listen: true });
     const fresh = await browser.context.newPage();
     await fresh.goto(`${unsynced.url}/?refresh=1`);
-    await expect.poll(() => fresh.locator('#banner').textContent(), { timeout: 15_000 }).toMatch(/^Not synced with the cluster yet: /);
+    await expect.poll(() => fresh.locator('#banner').textContent(), { timeout: 15_000 }).toMatch(/^The aggregator has not synced with the cluster \(not synced yet: nodes, .*; last error: .*ECONNREFUSED.*\)\.$/);
     expect(await fresh.locator('#result').textContent()).toBe('NOT SYNCED');
     expect(await fresh.locator('#nodes tbody tr').count()).toBe(0);
     await fresh.screenshot({ path: path.join(ARTIFACTS, 'aggregator-page-not-synced.png') });
