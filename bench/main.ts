@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
+import { aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
 import { startBenchCluster } from './cluster.ts';
 import { probeCycleBench } from './probe-cycle.ts';
@@ -21,7 +22,7 @@ if (wanted('probe')) {
   log('probe cycle and whole command…');
   rows.push(...(await probeCycleBench()));
 }
-if (wanted('agent') || wanted('load')) {
+if (wanted('agent') || wanted('load') || wanted('aggregator')) {
   log('starting the control plane…');
   const cluster = await startBenchCluster();
   try {
@@ -32,6 +33,10 @@ if (wanted('agent') || wanted('load')) {
     if (wanted('load')) {
       log('API load (about 2 minutes)…');
       rows.push(...(await apiLoadBench(cluster)));
+    }
+    if (wanted('aggregator')) {
+      log('aggregator at 1,000 and 5,000 nodes (creates the objects in the API server first)…');
+      rows.push(...(await aggregatorScaleBench(cluster, '')));
     }
   } finally {
     await cluster.stop();

@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, type V1Node } from '@kubernetes/client-node';
+import { PACKAGE_ROOT } from '../core/package-info.ts';
+import { requestOptions } from '../core/kube/request-options.ts';
+import { freePort } from '../test/controlplane/ports.ts';
+import { metricValue } from '../test/support/agent-process.ts';
+import { waitFor } from '../test/support/wait.ts';
+import type { BenchCluster } from './cluster.ts';
+import { median, p95, timeRuns } from './stats.ts';
+import type { BenchRow } from './table.ts';
+
+const MiB = 1024 * 1024;
+const CONCURRENCY = 24;
+
+/** Runs `work` over `items` with at most CONCURRENCY in flight. */
+async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await work(item);
+      }
+    }),
+  );
+}
+
+function report(name: string, uid: string, ready: boolean, now: Date) {
+  const stamp = now.toISOString();
+  return {
+    apiVersion: 'virtgate.io/v1alpha1',
+    kind: 'NodeValidation',
+    metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid }] },
+    spec: { nodeName: name },
+    status: {
+      ready,
+      tier: ready ? 'hardware' : 'none',
+      conclusive: true,
+      kvm: ready ? 'pass' : 'fail',
+      kernel: '5.14',
+      checks: [
+        { id: 'cpu.virtualization', status: 'pass', message: 'Intel VT-x (vmx) is available' },
+        { id: 'dev.kvm', status: ready ? 'pass' : 'fail', message: ready ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm does not exist' },
+        { id: 'dev.tun', status: ready ? 'pass' : 'fail', message: '/dev/net/tun' },
+        { id: 'os.userland', status: 'pass', message: 'Rocky Linux 9.5 is Enterprise Linux' },
+      ],
+      facts: { hostRoot: '/host', cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 64, vmx: true, svm: false, hypervisor: false } } },
+      agentVersion: '0.1.0',
+      probedAt: stamp,
+      lastTransitionAt: stamp,
+      heartbeatAt: stamp,
+      taint: { policy: 'off', applied: false },
+    },
+  };
+}
+
+/** Creates nodes `from`..`to`-1 and their reports, as 5,000 agents would have left them. */
+async function populate(cluster: BenchCluster, from: number, to: number): Promise<void> {
+  const core = cluster.admin.makeApiClient(CoreV1Api);
+  const custom = cluster.admin.makeApiClient(CustomObjectsApi);
+  const names = Array.from({ length: to - from }, (_, i) => `scale-${String(from + i).padStart(5, '0')}`);
+  const now = new Date();
+  await inParallel(names, async (name) => {
+    const resources = { cpu: '64', memory: '256Gi', pods: '110' };
+    const node: V1Node = {
+      metadata: { name, labels: { 'virtgate.io/ready': 'true', 'virtgate.io/tier': 'hardware', 'virtgate.io/cpu-vendor': 'intel', 'kubevirt.io/schedulable': 'true' } },
+      status: {
+        capacity: resources,
+        allocatable: resources,
+        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'bench', lastHeartbeatTime: now, lastTransitionTime: now }],
+        nodeInfo: {
+          architecture: 'amd64', bootID: '', containerRuntimeVersion: 'containerd://2.0.5', kernelVersion: '5.14.0-503.el9.x86_64',
+          kubeProxyVersion: '', kubeletVersion: 'v1.36.3', machineID: '', operatingSystem: 'linux', osImage: 'Rocky Linux 9.5', systemUUID: '',
+        },
+      },
+    };
+    const created = await core.createNode({ body: node });
+    await custom.createClusterCustomObject({
+      group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations',
+      body: report(name, created.metadata?.uid ?? '', true, now),
+    });
+  });
+}
+
+interface RunningAggregator {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startAggregator(cluster: BenchCluster, nodeOptions: string): Promise<RunningAggregator & { syncMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(PACKAGE_ROOT, 'dist/cli/main.js'), 'aggregator', '--kubeconfig', cluster.plane.info.adminKubeconfig, '--port', String(port), '--bind-address', '127.0.0.1', '--log-level', 'warn'],
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: nodeOptions } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('the aggregator to sync', async () => ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined), 120_000, 20);
+  const syncMs = performance.now() - started;
+  return {
+    child,
+    url,
+    syncMs,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
+}
+
+/** Flips one report and times how long until /metrics shows it; returns [latency ms, recompute ms]. */
+async function changeToMetric(cluster: BenchCluster, url: string, name: string, ready: boolean): Promise<[number, number]> {
+  const custom = cluster.admin.makeApiClient(CustomObjectsApi);
+  const before = metricValue(await (await fetch(`${url}/metrics`)).text(), 'virtgate_cluster_nodes', { state: 'not-ready' }) ?? 0;
+  const started = performance.now();
+  await custom.patchClusterCustomObject(
+    { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name, body: { status: { ready, tier: ready ? 'hardware' : 'none' } } },
+    requestOptions(30_000, PatchStrategy.MergePatch),
+  );
+  const expected = before + (ready ? -1 : 1);
+  let recompute = Number.NaN;
+  let last = '';
+  await waitFor('the metric to change', async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    recompute = (metricValue(text, 'virtgate_aggregator_recompute_seconds') ?? Number.NaN) * 1000;
+    last = text
+      .split('\n')
+      .filter((line) => line.startsWith('virtgate_cluster_nodes'))
+      .join(' | ');
+    return metricValue(text, 'virtgate_cluster_nodes', { state: 'not-ready' }) === expected ? true : undefined;
+  }, 30_000, 5).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; expected not-ready ${expected}, last seen: ${last}`);
+  });
+  return [performance.now() - started, recompute];
+}
+
+export async function aggregatorScaleBench(cluster: BenchCluster, nodeOptions: string, sizes: readonly number[] = [1000, 5000]): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  let populated = 0;
+  for (const size of sizes) {
+    const section = `aggregator, ${size.toLocaleString('en')} nodes`;
+    const creating = performance.now();
+    await populate(cluster, populated, size);
+    process.stderr.write(`[bench] created ${size - populated} nodes + reports in ${((performance.now() - creating) / 1000).toFixed(0)} s\n`);
+    populated = size;
+    const aggregator = await startAggregator(cluster, nodeOptions);
+    try {
+      const gateLatency = await timeRuns(200, () => fetch(`${aggregator.url}/api/v1/gate`).then((r) => r.arrayBuffer()), 5);
+      const metricsLatency = await timeRuns(100, () => fetch(`${aggregator.url}/metrics`).then((r) => r.arrayBuffer()), 5);
+      const changes: Array<[number, number]> = [];
+      // One report flipped to not ready and back, six times: it ends as it began.
+      for (let i = 0; i < 12; i += 1) changes.push(await changeToMetric(cluster, aggregator.url, 'scale-00000', i % 2 === 1));
+      const rss = await rssOf(aggregator.child.pid ?? 0);
+      rows.push(
+        { section, figure: 'time to first full sync (process start → /readyz 200)', value: aggregator.syncMs / 1000, unit: 's', target: { text: '≤ 10 s', met: (v) => v <= 10 } },
+        { section, figure: 'RSS after sync and 12 recomputes', value: rss / MiB, unit: 'MiB', target: { text: '≤ 256 MiB', met: (v) => v <= 256 } },
+        { section, figure: 'gate recompute, p95 of 12', value: p95(changes.map(([, r]) => r)), unit: 'ms', target: { text: '≤ 50 ms', met: (v) => v <= 50 } },
+        { section, figure: '/api/v1/gate latency, p95 of 200', value: p95(gateLatency), unit: 'ms', target: { text: '≤ 50 ms', met: (v) => v <= 50 } },
+        { section, figure: '/metrics latency, p95 of 100', value: p95(metricsLatency), unit: 'ms', target: { text: '≤ 50 ms', met: (v) => v <= 50 } },
+        { section, figure: 'NodeValidation change → updated metric, median of 12', value: median(changes.map(([l]) => l)), unit: 'ms', target: { text: '≤ 1 s', met: (v) => v <= 1000 } },
+        { section, figure: 'NodeValidation change → updated metric, max of 12', value: Math.max(...changes.map(([l]) => l)), unit: 'ms', target: { text: '≤ 1 s', met: (v) => v <= 1000 } },
+      );
+    } finally {
+      await aggregator.stop();
+    }
+  }
+  return rows;
+}
