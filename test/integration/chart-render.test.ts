@@ -83,7 +83,8 @@ describe('helm template with the defaults', () => {
     expect(container?.image).toBe('ghcr.io/virtgate/virtgate-agent:0.1.0');
     expect(container?.securityContext).toEqual({ privileged: true });
     expect(container?.env).toContainEqual({ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
-    expect(container?.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' }, limits: { memory: '128Mi' } });
+    expect(container?.resources).toEqual({ requests: { cpu: '10m', memory: '160Mi' }, limits: { memory: '256Mi' } });
+    expect(container?.env).toContainEqual({ name: 'NODE_OPTIONS', value: '--max-semi-space-size=1 --jitless' });
     expect(container?.livenessProbe?.httpGet?.path).toBe('/healthz');
     expect(container?.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(container?.args).toEqual([
