@@ -6,3 +6,13 @@ export const EXIT = {
   notReady: 1,
   usage: 2,
 } as const;
+
+/** Runs a setup step whose failure is the user's to fix (a bad file, a bad setting) as a UsageError. */
+export async function asUsageError<T>(step: () => T | Promise<T>, context = ''): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(context ? `${context}: ${message}` : message);
+  }
+}

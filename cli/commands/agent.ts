@@ -6,7 +6,7 @@ import { assertHostRoot } from '../../core/host/probe-host.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { deviceNumbers, durationSeconds, majorMinor, port, positiveNumber, share } from '../parse-options.ts';
-import { UsageError } from '../usage-error.ts';
+import { asUsageError, UsageError } from '../usage-error.ts';
 
 interface AgentFlags {
   nodeName?: string;
@@ -106,12 +106,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  let kc;
-  try {
-    kc = loadKubeConfig(config.kubeconfig);
-  } catch (error) {
-    throw new UsageError(`cannot load the kubeconfig: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { node: config.nodeName });
   const agent = new Agent(config, kc, log);
   try {

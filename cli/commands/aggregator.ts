@@ -6,7 +6,7 @@ import type { VersionData } from '../../aggregator/versions/schema.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { durationSeconds, port, positiveNumber } from '../parse-options.ts';
-import { UsageError } from '../usage-error.ts';
+import { asUsageError, UsageError } from '../usage-error.ts';
 
 interface AggregatorFlags {
   kubeconfig?: string;
@@ -66,12 +66,7 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  let kc;
-  try {
-    kc = loadKubeConfig(config.kubeconfig);
-  } catch (error) {
-    throw new UsageError(`cannot load the kubeconfig: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { component: 'aggregator' });
   const aggregator = new Aggregator({ kc, config, data, log });
   let address: string;

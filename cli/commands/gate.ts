@@ -9,7 +9,7 @@ import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { durationSeconds, positiveNumber } from '../parse-options.ts';
 import { paint } from '../render/colour.ts';
-import { UsageError } from '../usage-error.ts';
+import { asUsageError, UsageError } from '../usage-error.ts';
 
 interface GateFlags {
   kubeconfig?: string;
@@ -75,12 +75,7 @@ async function runGate(flags: GateFlags): Promise<number> {
   const data = await loadVersionData(settings.versionsFile).catch((error: unknown) => {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;
   });
-  let kc;
-  try {
-    kc = loadKubeConfig(settings.kubeconfig);
-  } catch (error) {
-    throw new UsageError(`cannot load the kubeconfig: ${error instanceof Error ? error.message : String(error)}; pass --kubeconfig PATH`);
-  }
+  const kc = await asUsageError(() => loadKubeConfig(settings.kubeconfig), 'cannot load the kubeconfig (pass --kubeconfig PATH)');
   const snapshot = await listClusterOnce(kc, { requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }).catch((error: unknown) => {
     throw error instanceof ClusterReadError ? new UsageError(error.message) : error;
   });

@@ -5,7 +5,7 @@ import { apiFailure } from '../../core/kube/api-error.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { DEFAULT_PREFIX, isValidPrefix, nodeKeys } from '../../core/kube/names.ts';
 import { durationSeconds } from '../parse-options.ts';
-import { EXIT, UsageError } from '../usage-error.ts';
+import { asUsageError, EXIT, UsageError } from '../usage-error.ts';
 
 interface PruneFlags {
   prefix: string;
@@ -34,12 +34,7 @@ export function pruneCommand(): Command {
 
 async function runPrune(flags: PruneFlags): Promise<number> {
   if (!isValidPrefix(flags.prefix)) throw new UsageError(`--prefix: ${flags.prefix} must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io`);
-  let kc;
-  try {
-    kc = loadKubeConfig(flags.kubeconfig);
-  } catch (error) {
-    throw new UsageError(`cannot load the kubeconfig: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const kc = await asUsageError(() => loadKubeConfig(flags.kubeconfig), 'cannot load the kubeconfig');
   const api = new PruneApi(kc, flags.requestTimeout * 1000, flags.dryRun);
   let result: PruneResult;
   try {

@@ -175,7 +175,7 @@ describe('virtgate gate (a real process): exit codes', () => {
 
     const missing = await runCli(['gate', '--kubeconfig', `${cp.dir}/no-such.kubeconfig`]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^virtgate: cannot load the kubeconfig: .*no-such\.kubeconfig.*; pass --kubeconfig PATH\n$/);
+    expect(missing.stderr).toMatch(/^virtgate: cannot load the kubeconfig \(pass --kubeconfig PATH\): .*no-such\.kubeconfig.*\n$/);
 
     const bad = await runCli(['gate', '--kubeconfig', cp.adminKubeconfig, '--min-ready', '1.5']);
     expect(bad.code).toBe(2);
