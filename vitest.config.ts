@@ -31,7 +31,9 @@ export default defineConfig({
         test: {
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
-          globalSetup: ['test/controlplane/global-setup.ts'],
+          // The control plane, then the fault ledger whose teardown prints the summary (and fails
+          // the run if any object was lost).
+          globalSetup: ['test/controlplane/global-setup.ts', 'test/faults/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,

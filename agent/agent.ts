@@ -38,6 +38,8 @@ export class Agent {
   private publishAgain = false;
   private failingSince: Date | undefined;
   private failures = 0;
+  /** Epoch ms before which only the scheduled retry may publish: the server's Retry-After. */
+  private retryNotBefore = 0;
   private lastHeartbeatWrite = 0;
   private stopping = false;
   private readonly timers = new Map<'probe' | 'heartbeat' | 'retry', NodeJS.Timeout>();
@@ -134,6 +136,9 @@ export class Agent {
   /** Publishes now, or once more after the publish in flight; resolves when that is done. */
   private requestPublish(reason: string): Promise<void> {
     if (this.stopping || !this.observation) return Promise.resolve();
+    // The server asked for a pause (429/503 Retry-After): a probe, heartbeat or drift must not
+    // cut it short; the scheduled retry publishes the latest observation when it is over.
+    if (reason !== 'retry' && this.retryPending()) return Promise.resolve();
     if (this.publishing) {
       this.publishAgain = true;
       return this.publishing;
@@ -142,7 +147,7 @@ export class Agent {
       do {
         this.publishAgain = false;
         await this.publishOnce(reason);
-      } while (this.publishAgain && !this.stopping);
+      } while (this.publishAgain && !this.stopping && !this.retryPending());
     })().finally(() => {
       this.publishing = undefined;
     });
@@ -163,6 +168,7 @@ export class Agent {
       if (this.failingSince) this.log.info({ decision: 'recovered', reason }, 'publishing works again');
       this.failingSince = undefined;
       this.failures = 0;
+      this.retryNotBefore = 0;
       clearTimeout(this.timers.get('retry'));
       this.scheduleHeartbeat();
     } catch (error) {
@@ -173,9 +179,14 @@ export class Agent {
       // Exponential backoff with full jitter; a 429/503 Retry-After is honoured.
       const backoff = Math.random() * Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(this.failures, 10));
       const delay = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff;
+      this.retryNotBefore = failure.retryAfterSeconds !== undefined ? this.now().getTime() + delay : 0;
       this.log.warn({ decision: 'publish-failed', reason, status: failure.status, err: failure.message, retryInMs: Math.round(delay) }, 'publish failed; will retry');
       this.schedule('retry', delay, () => void this.requestPublish('retry'));
     }
+  }
+
+  private retryPending(): boolean {
+    return this.now().getTime() < this.retryNotBefore;
   }
 
   private heartbeatState(applied: Applied): HeartbeatState {

@@ -7,6 +7,10 @@ const ACTIONS = {
   'apiserver/kill': (plane: ControlPlane) => plane.killApiServer(),
   'apiserver/start': (plane: ControlPlane) => plane.startApiServer(),
   'etcd/restart': (plane: ControlPlane) => plane.restartEtcd(),
+  // An etcd outage of a length the test chooses (the fault suite); element access reaches the
+  // component without widening ControlPlane's API.
+  'etcd/stop': (plane: ControlPlane) => plane['etcd'].stop(),
+  'etcd/start': (plane: ControlPlane) => plane['etcd'].start(),
   'scheduler/start': (plane: ControlPlane) => plane.startScheduler(),
   'scheduler/stop': (plane: ControlPlane) => plane.stopScheduler(),
   'controller-manager/start': (plane: ControlPlane) => plane.startControllerManager(),

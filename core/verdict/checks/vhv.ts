@@ -3,6 +3,11 @@ import type { VhvFacts, VhvLine } from '../../vhv/types.ts';
 import type { CheckResult, CheckStatus } from '../types.ts';
 
 const STATUS_OF: Record<VhvLine['status'], CheckStatus> = { PASS: 'pass', NOTE: 'pass', WARN: 'warn', FAIL: 'fail' };
+// The tool prints about 15-25 result lines. A tool flooding thousands must not blow up the check
+// (the agent stores it in the NodeValidation, which etcd caps at 1.5 MiB): the verdict still
+// weighs every line, but only these many are kept and named.
+const MAX_OBSERVED_LINES = 64;
+const MAX_NAMED_PROBLEMS = 5;
 const RANK: Record<CheckStatus, number> = { pass: 0, skip: 0, warn: 1, error: 1, fail: 2 };
 
 /** Lines about KVM acceleration, which KubeVirt's useEmulation deliberately does without. */
@@ -37,8 +42,9 @@ export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean)
   const observed: JsonObject = {
     source: vhv.source,
     exitCode: vhv.exitCode,
-    lines: vhv.lines.map((line) => ({ ...line, result: STATUS_OF[line.status] })),
+    lines: vhv.lines.slice(0, MAX_OBSERVED_LINES).map((line) => ({ ...line, result: STATUS_OF[line.status] })),
     unparsedLines: vhv.unparsedCount,
+    ...(vhv.lines.length > MAX_OBSERVED_LINES ? { omittedLines: vhv.lines.length - MAX_OBSERVED_LINES } : {}),
   };
   if (vhv.lines.length === 0) {
     return {
@@ -64,5 +70,6 @@ export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean)
   }
   const counts = `${vhv.lines.length} checks, ${failing} FAIL`;
   if (worst === 'pass') return { id, status: 'pass', message: `${counts}: all pass`, observed };
-  return { id, status: worst, message: `${counts}: ${problems.join('; ')}`, observed };
+  const more = problems.length > MAX_NAMED_PROBLEMS ? `; and ${problems.length - MAX_NAMED_PROBLEMS} more` : '';
+  return { id, status: worst, message: `${counts}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`, observed };
 }

@@ -1,0 +1,101 @@
+/**
+ * 409 Conflict from a concurrent writer: while the agent taints and untaints its node
+ * (`--taint-policy not-ready`, following /dev/kvm going and coming back), another client hammers
+ * the same Node's labels and taints, with and without resourceVersion. The agent's taint patches
+ * carry the resourceVersion they were computed from, so the writer's changes turn them into 409s
+ * (counted in the audit log: the test really exercised conflicts) and the agent re-reads and
+ * decides again. Afterwards every label and taint the writer set is there and the agent's own
+ * state is right.
+ */
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeKeys } from '../../core/kube/names.ts';
+import { useControlPlane } from '../controlplane/client.ts';
+import { removeDevice, restoreDevice } from '../hosts/build-host.ts';
+import type { AgentProcess } from '../support/agent-process.ts';
+import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';
+import { installCrd } from '../support/crds.ts';
+import { waitFor } from '../support/wait.ts';
+import { ConcurrentWriter } from './concurrent-writer.ts';
+import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
+import { Fault } from './ledger.ts';
+import { crashes, pidsOf } from './processes.ts';
+import { settle } from './settle.ts';
+import { census } from './survivors.ts';
+import { publishedMismatches, truthOf } from './truth.ts';
+
+const cp = useControlPlane();
+const admin = cp.adminConfig();
+const core = admin.makeApiClient(CoreV1Api);
+const keys = nodeKeys();
+const NAME = 'fault-conflict';
+const POOL = { 'fault.example.com/pool': 'conflict' };
+let node: FaultNode;
+let agent: AgentProcess;
+
+const tainted = async () => ((await core.readNode({ name: NAME })).spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
+
+beforeAll(async () => {
+  await installCrd(admin);
+  node = await prepareFaultNode(admin, cp, NAME, 'rhel9', { labels: POOL });
+  agent = await runFaultAgent(node, ['--taint-policy', 'not-ready', '--taint-pool-selector', 'fault.example.com/pool=conflict', '--taint-max-share', '1']);
+  await settle('the first verdict', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000);
+});
+
+afterAll(async () => {
+  await agent?.stop();
+});
+
+describe('409 conflicts from a concurrent writer', () => {
+  it('keeps every label and taint of the writer, and applies and lifts its own taint right', async () => {
+    const fault = new Fault('conflict-409', 'writer hammering labels and taints while the agent taints');
+    const writer = new ConcurrentWriter(admin, NAME);
+    try {
+      const pids = pidsOf([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }]);
+      const mark = await cp.audit.mark();
+      writer.start();
+      fault.injected();
+      // Two verdict flips under fire: taint applied, lifted, applied, lifted.
+      for (let round = 0; round < 2; round += 1) {
+        await removeDevice(node.host.root, 'kvm');
+        await waitFor('the agent to taint its node', async () => ((await tainted()) ? true : undefined), 60_000, 200);
+        await restoreDevice(node.host.root, 'kvm');
+        await waitFor('the agent to lift its taint', async () => ((await tainted()) ? undefined : true), 60_000, 200);
+      }
+      const outcome = await writer.stop();
+      fault.cleared();
+      await fault.converge(() => settle('the agent state to match the host', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000));
+
+      const current = await core.readNode({ name: NAME });
+      expect(current.spec?.taints?.some((taint) => taint.key === keys.notReadyTaint)).toBe(false);
+      const ownership = JSON.parse(current.metadata?.annotations?.[keys.ownershipAnnotation] ?? '{}') as { labels: string[]; taints: string[] };
+      expect(ownership.taints).toEqual([]);
+      expect(ownership.labels.every((key) => key.startsWith(`${keys.prefix}/`))).toBe(true);
+
+      const writerLabels = Object.fromEntries(Object.entries(outcome.labels).filter(([key]) => !outcome.uncertain.has(key)));
+      const writerTaints = outcome.taints.filter((taint) => !outcome.uncertain.has(taint.key));
+      const counted = await census(admin, [
+        { name: NAME, labels: { ...node.foreignLabels, ...writerLabels }, taints: [...node.foreignTaints, ...writerTaints], report: true },
+      ]);
+      fault.objects(counted.checked, counted.lost.length);
+
+      const agentConflicts = (await cp.audit.since(mark)).filter(
+        (event) =>
+          event.user.username === `system:serviceaccount:${AGENT_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}` &&
+          event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === NAME &&
+          event.verb === 'patch' &&
+          event.objectRef?.resource === 'nodes' &&
+          event.responseStatus?.code === 409,
+      ).length;
+      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s`);
+      expect(counted.lost).toEqual([]);
+      expect(crashes([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }], pids)).toEqual([]);
+      expect(writerTaints.length).toBeGreaterThan(0);
+      // The point of the test: the agent met conflicts and still got it right.
+      expect(agentConflicts, `agent 409s (writer: ${outcome.writes} writes)`).toBeGreaterThan(0);
+    } finally {
+      await writer.stop().catch(() => undefined);
+      fault.finish();
+    }
+  });
+});

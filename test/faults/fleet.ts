@@ -1,0 +1,110 @@
+/**
+ * A small cluster under test: fault nodes on fixture hosts, a real agent process per node, and a
+ * real aggregator process, with the checks every API-server fault ends with — the published state
+ * and the aggregator match the hosts, readiness recovered, nothing crashed, nothing lost.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { TestControlPlane } from '../controlplane/client.ts';
+import type { HostProfile } from '../hosts/build-host.ts';
+import type { AgentProcess } from '../support/agent-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
+import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
+import type { Fault } from './ledger.ts';
+import { crashes, pidsOf, type Watched } from './processes.ts';
+import { settle } from './settle.ts';
+import { census } from './survivors.ts';
+import { aggregatorMismatches, publishedMismatches, type Truth, truthOf } from './truth.ts';
+
+export interface FleetOptions {
+  names: string[];
+  profile: HostProfile;
+  /** Extra agent flags. */
+  agentArgs?: string[];
+  /** The kubeconfig each agent uses, when not its own straight to the API server (e.g. through a proxy). */
+  agentKubeconfig?: (node: FaultNode) => Promise<string>;
+  /** The aggregator's kubeconfig (default: the admin's). */
+  aggregatorKubeconfig?: string;
+  /** Extra aggregator flags. */
+  aggregatorArgs?: string[];
+}
+
+export class Fleet {
+  readonly nodes: FaultNode[];
+  readonly agents: AgentProcess[];
+  readonly aggregator: AggregatorProcess;
+  private readonly admin: KubeConfig;
+  private readonly pids: Array<number | undefined>;
+
+  private constructor(admin: KubeConfig, nodes: FaultNode[], agents: AgentProcess[], aggregator: AggregatorProcess) {
+    this.admin = admin;
+    this.nodes = nodes;
+    this.agents = agents;
+    this.aggregator = aggregator;
+    this.pids = pidsOf(this.watched());
+  }
+
+  static async start(admin: KubeConfig, cp: TestControlPlane, options: FleetOptions): Promise<Fleet> {
+    const nodes = await Promise.all(options.names.map((name) => prepareFaultNode(admin, cp, name, options.profile)));
+    const started = await Promise.allSettled([
+      startAggregatorProcess(['--kubeconfig', options.aggregatorKubeconfig ?? cp.adminKubeconfig, '--request-timeout', '5s', ...(options.aggregatorArgs ?? [])]),
+      ...nodes.map(async (node) => runFaultAgent(node, options.agentArgs ?? [], options.agentKubeconfig ? await options.agentKubeconfig(node) : node.kubeconfig)),
+    ]);
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) {
+      await Promise.all(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : undefined)));
+      throw failed.reason;
+    }
+    const [aggregator, ...agents] = started.map((outcome) => (outcome as PromiseFulfilledResult<AgentProcess | AggregatorProcess>).value);
+    return new Fleet(admin, nodes, agents as AgentProcess[], aggregator as AggregatorProcess);
+  }
+
+  watched(): Watched[] {
+    return [
+      ...this.agents.map((agent, index) => ({ label: `agent ${this.nodes[index]?.name}`, child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' })),
+      { label: 'aggregator', child: this.aggregator.child, logs: this.aggregator.logs, startedMessage: 'virtgate aggregator started' },
+    ];
+  }
+
+  async truths(): Promise<Map<string, Truth>> {
+    return new Map(await Promise.all(this.nodes.map(async (node) => [node.name, await truthOf(node)] as const)));
+  }
+
+  /** Everything that does not yet match the hosts: labels, condition, NodeValidation, aggregator. */
+  async mismatches(): Promise<string[]> {
+    const truths = await this.truths();
+    const published = await Promise.all(this.nodes.map((node) => publishedMismatches(this.admin, node, truths.get(node.name) as Truth)));
+    return [...published.flat(), ...(await aggregatorMismatches(this.aggregator.url, truths))];
+  }
+
+  /** Readiness that has not recovered: agents' and aggregator's /readyz. */
+  async unready(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const [index, agent] of this.agents.entries()) {
+      const response = await fetch(`http://127.0.0.1:${agent.port}/readyz`);
+      if (response.status !== 200) problems.push(`agent ${this.nodes[index]?.name} /readyz ${response.status}: ${(await response.text()).trim()}`);
+    }
+    const readyz = await this.aggregator.get('/readyz');
+    if (readyz.status !== 200) problems.push(`aggregator /readyz ${readyz.status}: ${(await readyz.text()).trim()}`);
+    return problems;
+  }
+
+  /**
+   * The end of every API fault: waits (timed, for the summary) until the published state and the
+   * aggregator match the hosts, then until readiness recovered; records survivors in `fault` and
+   * returns what crashed and what was lost, for the test to assert empty.
+   */
+  async recover(fault: Fault, timeoutMs = 120_000): Promise<{ crashed: string[]; lost: string[] }> {
+    await fault.converge(() => settle('the published state and the aggregator to match the hosts', () => this.mismatches(), timeoutMs));
+    await settle('readiness to recover', () => this.unready(), timeoutMs);
+    const counted = await census(
+      this.admin,
+      this.nodes.map((node) => ({ name: node.name, labels: node.foreignLabels, taints: node.foreignTaints, report: true })),
+    );
+    fault.objects(counted.checked, counted.lost.length);
+    return { crashed: crashes(this.watched(), this.pids), lost: counted.lost };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.agents.map((agent) => agent.stop()), this.aggregator.stop()]);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The fault ledger: every fault test appends one JSON line per fault it injected to a file in a
+ * per-run directory (provided by ./global-setup.ts), and the global teardown prints the summary
+ * from it. Appending synchronously keeps lines whole across the worker processes of a run.
+ */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    faultLedgerDir: string;
+  }
+}
+
+export const LEDGER_FILE = 'ledger.jsonl';
+
+export interface LedgerEntry {
+  /** The kind of fault, e.g. `apiserver-kill`; the summary groups by it. */
+  kind: string;
+  /** Which test injected it. */
+  test: string;
+  /** How many times it was injected. */
+  injected: number;
+  /** The published state matched the truth afterwards and nothing was lost. */
+  recovered: boolean;
+  /** From the end of the fault (component back, delay removed, writer stopped) to convergence; a report figure, never asserted. */
+  convergeMs: number | null;
+  /** Objects that had to survive the fault (Nodes, NodeValidations, foreign labels and taints, ...). */
+  objectsChecked: number;
+  objectsLost: number;
+  detail?: string;
+}
+
+function ledgerPath(): string {
+  const dir = inject('faultLedgerDir');
+  if (!dir) throw new Error('no fault ledger: run this file in the "faults" vitest project (npm run test:faults)');
+  return path.join(dir, LEDGER_FILE);
+}
+
+/**
+ * One fault being injected. `converge` measures the time to convergence; `finish` writes the line
+ * (call it in a `finally`, so a fault that did not recover is reported too).
+ */
+export class Fault {
+  readonly kind: string;
+  readonly test: string;
+  private injectedCount = 0;
+  private clearedAt: number | undefined;
+  private convergeMs: number | null = null;
+  private converged = false;
+  private checked = 0;
+  private lost = 0;
+  private written = false;
+  private note: string | undefined;
+
+  constructor(kind: string, test: string) {
+    this.kind = kind;
+    this.test = test;
+  }
+
+  /** The fault was injected (once more). */
+  injected(times = 1): void {
+    this.injectedCount += times;
+  }
+
+  /** The fault is over: the time to converge counts from here. */
+  cleared(): void {
+    this.clearedAt = Date.now();
+  }
+
+  /** Runs the convergence wait and records how long it took after `cleared()`. */
+  async converge<T>(wait: () => Promise<T>): Promise<T> {
+    this.clearedAt ??= Date.now();
+    const value = await wait();
+    this.convergeMs = Math.max(this.convergeMs ?? 0, Date.now() - this.clearedAt);
+    this.converged = true;
+    return value;
+  }
+
+  /** Objects that had to survive, and how many did not. */
+  objects(checked: number, lost: number): void {
+    this.checked += checked;
+    this.lost += lost;
+  }
+
+  detail(text: string): void {
+    this.note = text;
+  }
+
+  finish(): LedgerEntry {
+    const entry: LedgerEntry = {
+      kind: this.kind,
+      test: this.test,
+      injected: this.injectedCount,
+      recovered: this.converged && this.lost === 0,
+      convergeMs: this.convergeMs,
+      objectsChecked: this.checked,
+      objectsLost: this.lost,
+      ...(this.note ? { detail: this.note } : {}),
+    };
+    if (!this.written) appendFileSync(ledgerPath(), `${JSON.stringify(entry)}\n`);
+    this.written = true;
+    return entry;
+  }
+}

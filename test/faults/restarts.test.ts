@@ -1,0 +1,130 @@
+/**
+ * The control plane dies under a running fleet (three real agents on fixture hosts and a real
+ * aggregator, all processes): kube-apiserver SIGKILLed in the middle of the agents' writes of a
+ * verdict change, SIGKILLed under the aggregator's watches while the hosts change, and etcd
+ * stopped for a while. Each time the published state converges to what the hosts really are (and
+ * the aggregator says the same), no foreign label or taint is lost, nothing crashed or restarted,
+ * and readiness recovers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useControlPlane } from '../controlplane/client.ts';
+import { removeDevice, restoreDevice } from '../hosts/build-host.ts';
+import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';
+import { installCrd } from '../support/crds.ts';
+import { waitFor } from '../support/wait.ts';
+import { Fleet } from './fleet.ts';
+import { Fault } from './ledger.ts';
+import { settle, sleep } from './settle.ts';
+
+const cp = useControlPlane();
+const admin = cp.adminConfig();
+const NAMES = ['fault-restart-a', 'fault-restart-b', 'fault-restart-c'];
+const AGENT_USER = `system:serviceaccount:${AGENT_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}`;
+let fleet: Fleet;
+
+/** The agents' completed writes since `mark`, by node (their pod-bound tokens carry the node name). */
+async function agentWrites(mark: number): Promise<Map<string, string[]>> {
+  const writes = new Map<string, string[]>();
+  for (const event of await cp.audit.since(mark)) {
+    const node = event.user.extra?.['authentication.kubernetes.io/node-name']?.[0];
+    if (event.user.username !== AGENT_USER || !node || !NAMES.includes(node) || !['create', 'patch', 'update'].includes(event.verb)) continue;
+    writes.set(node, [...(writes.get(node) ?? []), `${event.objectRef?.resource}${event.objectRef?.subresource ? `/${event.objectRef.subresource}` : ''}`]);
+  }
+  return writes;
+}
+
+const publishFailures = () => fleet.agents.map((agent) => agent.logs.filter((line) => line.decision === 'publish-failed').length);
+
+beforeAll(async () => {
+  await installCrd(admin);
+  fleet = await Fleet.start(admin, cp, { names: NAMES, profile: 'intel-metal' });
+  await settle('the fleet to publish its first verdicts', () => fleet.mismatches(), 60_000);
+});
+
+afterAll(async () => {
+  // Whatever happened, leave the control plane up for the files after this one.
+  await cp.control('etcd/start').catch(() => undefined);
+  await cp.control('apiserver/start').catch(() => undefined);
+  await fleet?.stop();
+});
+
+describe('control-plane restarts under a running fleet', () => {
+  it('kube-apiserver SIGKILLed while the agents write a verdict change: converges, nothing lost', async () => {
+    const fault = new Fault('apiserver-kill', 'during agent writes');
+    try {
+      const failuresBefore = publishFailures();
+      const mark = await cp.audit.mark();
+      // /dev/kvm goes on every host: each agent publishes hardware → emulation at its next probe.
+      for (const node of fleet.nodes) await removeDevice(node.host.root, 'kvm');
+      await waitFor('the first agent write of the change', async () => ((await agentWrites(mark)).size > 0 ? true : undefined), 30_000, 20);
+      await cp.control('apiserver/kill');
+      fault.injected();
+      const landed = await agentWrites(mark);
+      // Down long enough for the other agents' probes (10 s interval) to try and fail.
+      await sleep(6_000);
+      await cp.control('apiserver/start');
+      fault.cleared();
+
+      const { crashed, lost } = await fleet.recover(fault);
+      const failed = publishFailures().map((count, index) => count - (failuresBefore[index] ?? 0));
+      const detail = `writes landed before the kill: ${[...landed].map(([node, kinds]) => `${node} ${kinds.join(',')}`).join('; ')}; publishes failed meanwhile: ${failed.join('/')}`;
+      fault.detail(detail);
+      expect(crashed).toEqual([]);
+      expect(lost).toEqual([]);
+      // The kill really cut into publishing: some agent's publish failed and was retried.
+      expect(failed.some((count) => count > 0), detail).toBe(true);
+    } finally {
+      fault.finish();
+    }
+  });
+
+  it('kube-apiserver SIGKILLed under the aggregator\'s watches while the hosts change: /readyz goes false, then all converges', async () => {
+    const fault = new Fault('apiserver-kill', 'during aggregator watches');
+    try {
+      await cp.control('apiserver/kill');
+      fault.injected();
+      // The hosts change while the server is gone: nothing can be written or watched now.
+      for (const node of fleet.nodes) await restoreDevice(node.host.root, 'kvm');
+      const broken = await waitFor('the aggregator to report its watches broken', async () => {
+        const response = await fleet.aggregator.get('/readyz');
+        return response.status === 503 ? (await response.text()).trim() : undefined;
+      }, 30_000, 250);
+      expect(broken).toMatch(/^watch broken: /);
+      // The last-known report is still served while broken.
+      expect((await fleet.aggregator.get('/api/v1/nodes')).status).toBe(200);
+      await sleep(4_000);
+      await cp.control('apiserver/start');
+      fault.cleared();
+
+      const { crashed, lost } = await fleet.recover(fault);
+      expect(crashed).toEqual([]);
+      expect(lost).toEqual([]);
+      const watches = (await (await fleet.aggregator.get('/api/v1/summary')).json()) as { aggregator: { watches: Array<{ kind: string; healthy: boolean }> } };
+      expect(watches.aggregator.watches.every((watch) => watch.healthy)).toBe(true);
+    } finally {
+      fault.finish();
+    }
+  });
+
+  it('etcd restarted after 8 s down while a verdict changes: the API server and everything behind it recover', async () => {
+    const fault = new Fault('etcd-restart', 'etcd stopped for 8 s, then started');
+    try {
+      const failuresBefore = publishFailures();
+      await cp.control('etcd/stop');
+      fault.injected();
+      for (const node of fleet.nodes) await removeDevice(node.host.root, 'kvm');
+      await sleep(8_000);
+      await cp.control('etcd/start');
+      fault.cleared();
+
+      const { crashed, lost } = await fleet.recover(fault);
+      const failed = publishFailures().map((count, index) => count - (failuresBefore[index] ?? 0));
+      fault.detail(`publishes failed during the outage: ${failed.join('/')}`);
+      expect(crashed).toEqual([]);
+      expect(lost).toEqual([]);
+      expect(failed.some((count) => count > 0)).toBe(true);
+    } finally {
+      fault.finish();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+/** The fault suite's closing summary: pure, from the ledger's entries. */
+import type { LedgerEntry } from './ledger.ts';
+
+export interface KindTotals {
+  kind: string;
+  injected: number;
+  recovered: number;
+  entries: number;
+  longestConvergeMs: number | null;
+  objectsChecked: number;
+  objectsLost: number;
+}
+
+export interface FaultSummary {
+  kinds: KindTotals[];
+  total: Omit<KindTotals, 'kind'>;
+}
+
+export function summarise(entries: readonly LedgerEntry[]): FaultSummary {
+  const byKind = new Map<string, KindTotals>();
+  for (const entry of entries) {
+    const totals = byKind.get(entry.kind) ?? { kind: entry.kind, injected: 0, recovered: 0, entries: 0, longestConvergeMs: null, objectsChecked: 0, objectsLost: 0 };
+    totals.injected += entry.injected;
+    totals.recovered += entry.recovered ? 1 : 0;
+    totals.entries += 1;
+    if (entry.convergeMs !== null) totals.longestConvergeMs = Math.max(totals.longestConvergeMs ?? 0, entry.convergeMs);
+    totals.objectsChecked += entry.objectsChecked;
+    totals.objectsLost += entry.objectsLost;
+    byKind.set(entry.kind, totals);
+  }
+  const kinds = [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+  const total = kinds.reduce<Omit<KindTotals, 'kind'>>(
+    (sum, kind) => ({
+      injected: sum.injected + kind.injected,
+      recovered: sum.recovered + kind.recovered,
+      entries: sum.entries + kind.entries,
+      longestConvergeMs: kind.longestConvergeMs === null ? sum.longestConvergeMs : Math.max(sum.longestConvergeMs ?? 0, kind.longestConvergeMs),
+      objectsChecked: sum.objectsChecked + kind.objectsChecked,
+      objectsLost: sum.objectsLost + kind.objectsLost,
+    }),
+    { injected: 0, recovered: 0, entries: 0, longestConvergeMs: null, objectsChecked: 0, objectsLost: 0 },
+  );
+  return { kinds, total };
+}
+
+const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)} s`);
+
+/** A fixed-width table: one row per kind of fault, then the totals, then what each test noted. */
+export function renderSummary(summary: FaultSummary, entries: readonly LedgerEntry[] = []): string {
+  const header = ['fault', 'injected', 'recovered', 'longest converge', 'objects checked', 'objects lost'];
+  const row = (name: string, totals: Omit<KindTotals, 'kind'>) => [
+    name,
+    String(totals.injected),
+    `${totals.recovered}/${totals.entries}`,
+    seconds(totals.longestConvergeMs),
+    String(totals.objectsChecked),
+    String(totals.objectsLost),
+  ];
+  const rows = [header, ...summary.kinds.map((kind) => row(kind.kind, kind)), row('total', summary.total)];
+  const widths = header.map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  const out = [line(header), rule, ...rows.slice(1, -1).map(line), rule, line(rows[rows.length - 1] ?? [])];
+  const verdict = summary.total.objectsLost === 0 ? 'objects lost: 0' : `OBJECTS LOST: ${summary.total.objectsLost} — the fault suite fails`;
+  const notes = entries
+    .filter((entry) => entry.detail || !entry.recovered)
+    .map((entry) => `  ${entry.recovered ? ' ' : '!'} ${entry.kind} — ${entry.test}${entry.detail ? `: ${entry.detail}` : ''}`);
+  return `\nvirtgate fault suite summary\n\n${out.join('\n')}\n\n${verdict}\n${notes.length > 0 ? `\n${notes.join('\n')}\n` : ''}`;
+}

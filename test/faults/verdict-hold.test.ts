@@ -1,0 +1,131 @@
+/**
+ * The verdict never flips on `error`, and does flip on a real change, through the real agent:
+ * when /dev/kvm cannot even be inspected (a symlink loop: stat fails with ELOOP) and
+ * proc/cpuinfo is a FIFO, the tier checks are `error`, the agent keeps the published verdict
+ * (condition reason VerdictHeld) and writes no label; when /dev/kvm really vanishes mid-run, the
+ * labels, condition and report flip within an interval, and flip back when it returns.
+ */
+import { copyFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
+import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import { useControlPlane } from '../controlplane/client.ts';
+import { removeDevice, restoreDevice } from '../hosts/build-host.ts';
+import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';
+import type { AgentProcess } from '../support/agent-process.ts';
+import { installCrd } from '../support/crds.ts';
+import { waitFor } from '../support/wait.ts';
+import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
+import { fifo, symlinkLoop } from './host-mutations.ts';
+import { Fault } from './ledger.ts';
+import { crashes, pidsOf } from './processes.ts';
+import { settle } from './settle.ts';
+import { census } from './survivors.ts';
+import { publishedMismatches, truthOf } from './truth.ts';
+
+const cp = useControlPlane();
+const admin = cp.adminConfig();
+const core = admin.makeApiClient(CoreV1Api);
+const custom = admin.makeApiClient(CustomObjectsApi);
+const keys = nodeKeys();
+const NAME = 'fault-kvm';
+// The documented probe interval of these agents (FAULT_AGENT_ARGS), plus a probe and a publish.
+const WITHIN_AN_INTERVAL_MS = 25_000;
+let node: FaultNode;
+let agent: AgentProcess;
+let pids: Array<number | undefined>;
+
+const watched = () => [{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }];
+const condition = async () => (await core.readNode({ name: NAME })).status?.conditions?.find((c) => c.type === CONDITION_TYPE);
+const report = async () => (await custom.getClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: NAME })) as NodeValidation;
+
+async function labelWrites(mark: number): Promise<number> {
+  return (await cp.audit.since(mark)).filter(
+    (event) =>
+      event.user.username === `system:serviceaccount:${AGENT_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}` &&
+      event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === NAME &&
+      event.verb === 'patch' &&
+      event.objectRef?.resource === 'nodes' &&
+      !event.objectRef.subresource,
+  ).length;
+}
+
+async function survivors(fault: Fault): Promise<string[]> {
+  const counted = await census(admin, [{ name: NAME, labels: node.foreignLabels, taints: node.foreignTaints, report: true }]);
+  fault.objects(counted.checked, counted.lost.length);
+  return counted.lost;
+}
+
+beforeAll(async () => {
+  await installCrd(admin);
+  node = await prepareFaultNode(admin, cp, NAME, 'intel-metal');
+  agent = await runFaultAgent(node);
+  pids = pidsOf(watched());
+  await settle('the first verdict', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000);
+});
+
+afterAll(async () => {
+  await agent?.stop();
+});
+
+describe('the published verdict and probe errors', () => {
+  it('holds the verdict (VerdictHeld) while /dev/kvm cannot be inspected and proc/cpuinfo is a FIFO; writes no label', async () => {
+    const fault = new Fault('probe-error', '/dev/kvm ELOOP and proc/cpuinfo FIFO under the agent');
+    const cpuinfo = path.join(node.host.root, 'proc/cpuinfo');
+    try {
+      await copyFile(cpuinfo, `${cpuinfo}.intact`);
+      const mark = await cp.audit.mark();
+      await symlinkLoop('dev/kvm')(node.host.root);
+      await fifo('proc/cpuinfo')(node.host.root);
+      fault.injected(2);
+      const held = await waitFor('the condition to say VerdictHeld', async () => {
+        const current = await condition();
+        return current?.reason === 'VerdictHeld' ? current : undefined;
+      }, WITHIN_AN_INTERVAL_MS, 250);
+      expect(held.status).toBe('True');
+      expect(held.message).toMatch(/dev\.kvm/);
+      expect(held.message).toMatch(/cpu\.virtualization/);
+      const labels = (await core.readNode({ name: NAME })).metadata?.labels ?? {};
+      expect(labels).toMatchObject({ [keys.labels.ready]: 'true', [keys.labels.tier]: 'hardware', [keys.labels.kvm]: 'true' });
+      const status = (await report()).status;
+      expect(status).toMatchObject({ ready: true, tier: 'hardware', conclusive: false });
+      expect(status?.checks.find((check) => check.id === 'dev.kvm')).toMatchObject({ status: 'error', message: expect.stringMatching(/ELOOP/) });
+      expect(await labelWrites(mark)).toBe(0);
+      expect(agent.logs.some((line) => line.decision === 'hold')).toBe(true);
+
+      await restoreDevice(node.host.root, 'kvm');
+      // Over the FIFO (copying into it would block): the intact file takes its place.
+      await rename(`${cpuinfo}.intact`, cpuinfo);
+      fault.cleared();
+      await fault.converge(() => waitFor('the condition to be decided again', async () => ((await condition())?.reason === 'HardwareVirtualization' ? true : undefined), WITHIN_AN_INTERVAL_MS, 250));
+      expect(await publishedMismatches(admin, node, await truthOf(node))).toEqual([]);
+      expect(await labelWrites(mark)).toBe(0);
+      expect(await survivors(fault)).toEqual([]);
+      expect(crashes(watched(), pids)).toEqual([]);
+    } finally {
+      fault.finish();
+    }
+  });
+
+  it('flips within an interval when /dev/kvm really vanishes, and back when it returns', async () => {
+    const fault = new Fault('kvm-vanish', '/dev/kvm removed mid-run, then restored');
+    try {
+      await removeDevice(node.host.root, 'kvm');
+      fault.injected();
+      fault.cleared();
+      expect(await truthOf(node)).toEqual({ ready: false, tier: 'emulation', kvm: 'false' });
+      await fault.converge(() => settle('the flip to emulation', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
+      expect((await condition())?.reason).toBe('NoHardwareVirtualization');
+
+      await restoreDevice(node.host.root, 'kvm');
+      fault.cleared();
+      await fault.converge(() => settle('the flip back to hardware', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
+      expect(await survivors(fault)).toEqual([]);
+      expect(crashes(watched(), pids)).toEqual([]);
+    } finally {
+      fault.finish();
+    }
+  });
+});
