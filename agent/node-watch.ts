@@ -28,6 +28,10 @@ export class NodeWatch {
 
   constructor(kc: KubeConfig, nodeName: string, onNode: (node: V1Node) => void, log: Logger, options: NodeWatchOptions) {
     this.watch = new Watch(kc);
+    // client-node aborts a watch after 30 s without data, but the API server sends bookmarks only
+    // about once a minute: the watch of a quiet Node would be re-opened every 30 s. Its own
+    // staleness timer is the real limit (the field is private in the typings, hence Object.assign).
+    Object.assign(this.watch, { requestTimeoutMs: options.staleAfterMs + 30_000 });
     this.nodeName = nodeName;
     this.onNode = onNode;
     this.log = log;

@@ -40,6 +40,14 @@ async function buildProgram(argv: string[]): Promise<Command> {
   return program;
 }
 
+/**
+ * Messages from libraries can span lines (the YAML parser appends a code frame to a kubeconfig
+ * that is not YAML); the promise is one line on stderr, and the first line says what is wrong.
+ */
+function firstLine(message: string): string {
+  return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? message;
+}
+
 async function main(argv: string[]): Promise<void> {
   try {
     await (await buildProgram(argv)).parseAsync(argv);
@@ -50,11 +58,11 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`virtgate: ${error.message}\n`);
+      process.stderr.write(`virtgate: ${firstLine(error.message)}\n`);
       process.exitCode = EXIT.usage;
       return;
     }
-    process.stderr.write(`virtgate: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`virtgate: internal error: ${firstLine(error instanceof Error ? error.message : String(error))}\n`);
     if (process.env.VIRTGATE_DEBUG) console.error(error);
     process.exitCode = EXIT.usage;
   }

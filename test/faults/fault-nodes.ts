@@ -11,6 +11,7 @@ import { createNode } from '../controlplane/identities.ts';
 import { buildHost, type BuiltHost, type HostProfile } from '../hosts/build-host.ts';
 import { agentIdentity } from '../support/agent-identity.ts';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process.ts';
+import { childEnv } from './child-env.ts';
 
 export interface FaultNode {
   name: string;
@@ -56,5 +57,5 @@ export const FAULT_AGENT_ARGS = ['--interval', '10s', '--jitter', '0', '--reques
  */
 export function runFaultAgent(node: FaultNode, extra: string[] = [], kubeconfig = node.kubeconfig, vhvCommand?: string): Promise<AgentProcess> {
   const vhv = vhvCommand ? ['--vhv-command', vhvCommand] : ['--no-vhv'];
-  return startAgentProcess(['--node-name', node.name, '--kubeconfig', kubeconfig, ...node.host.cliArgs, ...vhv, ...FAULT_AGENT_ARGS, ...extra]);
+  return startAgentProcess(['--node-name', node.name, '--kubeconfig', kubeconfig, ...node.host.cliArgs, ...vhv, ...FAULT_AGENT_ARGS, ...extra], childEnv());
 }

@@ -7,12 +7,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import './child-env.ts';
 import { LEDGER_FILE, type LedgerEntry } from './ledger.ts';
 import { renderSummary, summarise } from './summary.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-faults-'));
   project.provide('faultLedgerDir', dir);
+  project.provide('faultCompileCache', path.join(dir, 'compile-cache'));
   return async () => {
     const text = await readFile(path.join(dir, LEDGER_FILE), 'utf8').catch(() => '');
     await rm(dir, { recursive: true, force: true });

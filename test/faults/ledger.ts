@@ -78,6 +78,11 @@ export class Fault {
     return value;
   }
 
+  /** A fault with nothing to converge (a command that must refuse or shrug): handled as it should be. */
+  handled(): void {
+    this.converged = true;
+  }
+
   /** Objects that had to survive, and how many did not. */
   objects(checked: number, lost: number): void {
     this.checked += checked;

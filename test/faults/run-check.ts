@@ -5,6 +5,7 @@
  */
 import { execa } from 'execa';
 import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
+import { childEnv } from './child-env.ts';
 
 export interface CheckRun {
   exitCode: number;
@@ -24,7 +25,7 @@ export async function runCheck(args: string[], options: { withoutDacCaps?: boole
     cwd: REPO_ROOT,
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
-    env: { NO_COLOR: '1' },
+    env: { ...childEnv(), NO_COLOR: '1' },
     extendEnv: true,
     maxBuffer: 64 * 1024 * 1024,
   });

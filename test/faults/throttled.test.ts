@@ -8,6 +8,7 @@
  * later; the verdict change made during the throttling is published once it ends.
  */
 import path from 'node:path';
+import { KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useControlPlane } from '../controlplane/client.ts';
 import { podBoundIdentity } from '../controlplane/identities.ts';
@@ -16,7 +17,6 @@ import { agentIdentity } from '../support/agent-identity.ts';
 import type { AgentProcess } from '../support/agent-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { waitFor } from '../support/wait.ts';
-import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { kubeconfigVia } from './kubeconfig-via.ts';
 import { Fault } from './ledger.ts';
@@ -27,7 +27,6 @@ import { settle, sleep } from './settle.ts';
 import { census } from './survivors.ts';
 import { publishedMismatches, truthOf } from './truth.ts';
 import { type SlowWebhook, startSlowWebhook } from './slow-webhook.ts';
-import { KubeConfig } from '@kubernetes/client-node';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -2,7 +2,8 @@
  * virt-host-validate misbehaving, through a fake tool (fake-vhv.ts: the real one cannot hang or
  * flood on demand). Through the real agent: a hanging tool is killed at the timeout with the
  * children it started, its check becomes `error` (not `fail`), the verdict comes from the other
- * checks and the published ready/tier never move (the agent writes nothing to its Node); a tool
+ * checks and the published ready/tier never move (the agent writes nothing to its Node, and its
+ * watch of the quiet Node stays open instead of reconnecting every 30 s); a tool
  * flooding well-formed lines must not stop the agent from publishing. Through `virt-host-validate`'s
  * other failures in `virtgate check`: missing (skip), garbage, binary, exit 1 without a FAIL line,
  * not executable (error), each leaving the verdict to the native checks.
@@ -39,22 +40,24 @@ let node: FaultNode;
 let tool: FakeVhv;
 let agent: AgentProcess;
 let pids: Array<number | undefined>;
+/** The audit log offset once the agent has published: from then on its Node does not change. */
+let quietSince = 0;
 
 const watched = () => [{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }];
 const report = async () => (await custom.getClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: NAME })) as NodeValidation;
 const vhvCheck = async () => (await report()).status?.checks.find((check) => check.id === 'virt-host-validate');
 
-/** The agent's writes to its Node (labels, taints, condition) since `mark`: none may happen while only virt-host-validate misbehaves. */
-async function nodeWrites(mark: number): Promise<string[]> {
+/** The agent's requests on Nodes since `mark` with this verb. */
+async function nodeRequests(mark: number, verb: 'patch' | 'watch'): Promise<string[]> {
   return (await cp.audit.since(mark))
     .filter(
       (event) =>
         event.user.username === `system:serviceaccount:${AGENT_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}` &&
         event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === NAME &&
-        event.verb === 'patch' &&
+        event.verb === verb &&
         event.objectRef?.resource === 'nodes',
     )
-    .map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''}`);
+    .map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''} ${event.requestReceivedTimestamp}`);
 }
 
 beforeAll(async () => {
@@ -65,6 +68,7 @@ beforeAll(async () => {
   pids = pidsOf(watched());
   await settle('the first verdict', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000);
   await waitFor('the recording\'s result in the report', async () => (isRecorded(await vhvCheck()) ? true : undefined), 30_000);
+  quietSince = await cp.audit.mark();
 });
 
 afterAll(async () => {
@@ -85,7 +89,7 @@ async function misbehave(mode: VhvMode, kind: string, status: string, message: R
     // The verdict still comes from the native checks: nothing published moved.
     expect(await publishedMismatches(admin, node, await truthOf(node))).toEqual([]);
     expect((await report()).status).toMatchObject({ ready: true, tier: 'hardware', conclusive: true });
-    expect(await nodeWrites(mark)).toEqual([]);
+    expect(await nodeRequests(mark, 'patch')).toEqual([]);
     await tool.setMode('pass');
     fault.cleared();
     await fault.converge(() => waitFor('the recording\'s result again', async () => (isRecorded(await vhvCheck()) ? true : undefined), 40_000, 250));
@@ -114,6 +118,13 @@ describe('virt-host-validate misbehaving under the agent', () => {
     expect(size, 'the virt-host-validate check in the report').toBeLessThan(64 * 1024);
     const failures = agent.logs.filter((line) => line.decision === 'publish-failed');
     expect(failures.map((line) => line.err)).toEqual([]);
+  });
+
+  it('through all of it, the Node was left alone: no write, and the agent\'s watch of it was never re-opened', async () => {
+    // Over 30 s without a Node event by now. A watch ends (and its audit event appears) only when
+    // it is closed: the agent watches its Node for 5 minutes at a time.
+    expect(await nodeRequests(quietSince, 'patch')).toEqual([]);
+    expect(await nodeRequests(quietSince, 'watch')).toEqual([]);
   });
 });
 
@@ -144,7 +155,7 @@ describe('virt-host-validate failing in other ways (virtgate check)', () => {
         expect(check?.message, entry.name).toMatch(entry.message);
         expect({ tier: json.tier, ready: json.ready }, entry.name).toEqual({ tier: native.tier, ready: native.ready });
       }
-      await fault.converge(async () => undefined);
+      fault.handled();
     } finally {
       fault.finish();
     }

@@ -1,0 +1,43 @@
+/** The closing summary's arithmetic: what the run reports, and that a lost object shows. */
+import { describe, expect, it } from 'vitest';
+import type { LedgerEntry } from './ledger.ts';
+import { renderSummary, summarise } from './summary.ts';
+
+const entry = (kind: string, overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  kind,
+  test: `${kind} test`,
+  injected: 1,
+  recovered: true,
+  convergeMs: 1000,
+  objectsChecked: 6,
+  objectsLost: 0,
+  ...overrides,
+});
+
+describe('fault summary', () => {
+  it('totals by kind: injections, recoveries, the longest convergence, objects', () => {
+    const summary = summarise([
+      entry('apiserver-kill', { convergeMs: 6100 }),
+      entry('apiserver-kill', { injected: 2, convergeMs: 2400, objectsChecked: 18 }),
+      entry('bad-config', { injected: 51, convergeMs: null, objectsChecked: 0 }),
+      entry('etcd-restart', { recovered: false, convergeMs: null }),
+    ]);
+    expect(summary.kinds.map((kind) => [kind.kind, kind.injected, kind.recovered, kind.entries, kind.longestConvergeMs, kind.objectsChecked])).toEqual([
+      ['apiserver-kill', 3, 2, 2, 6100, 24],
+      ['bad-config', 51, 1, 1, null, 0],
+      ['etcd-restart', 1, 0, 1, null, 6],
+    ]);
+    expect(summary.total).toEqual({ injected: 55, recovered: 3, entries: 4, longestConvergeMs: 6100, objectsChecked: 30, objectsLost: 0 });
+    const text = renderSummary(summary);
+    expect(text).toMatch(/apiserver-kill\s+3\s+2\/2\s+6\.1 s\s+24\s+0/);
+    expect(text).toMatch(/bad-config\s+51\s+1\/1\s+—/);
+    expect(text).toContain('objects lost: 0');
+  });
+
+  it('says loudly when an object was lost, and lists the fault that did not recover', () => {
+    const entries = [entry('conflict-409', { objectsLost: 2, recovered: false, detail: 'writer taints gone' })];
+    const text = renderSummary(summarise(entries), entries);
+    expect(text).toContain('OBJECTS LOST: 2');
+    expect(text).toContain('! conflict-409 — conflict-409 test: writer taints gone');
+  });
+});
