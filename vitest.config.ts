@@ -37,10 +37,6 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,
-          // In `npm test`, after the unit and integration projects rather than beside them: the
-          // faults wait on probe intervals and count requests, and two cores cannot also carry
-          // the integration suite's control plane and processes at the same time.
-          sequence: { groupOrder: 1 },
         },
       },
     ],

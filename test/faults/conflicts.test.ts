@@ -20,6 +20,7 @@ import { ConcurrentWriter } from './concurrent-writer.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { Fault } from './ledger.ts';
 import { crashes, pidsOf } from './processes.ts';
+import { unreadyAgent } from './readiness.ts';
 import { settle } from './settle.ts';
 import { census } from './survivors.ts';
 import { publishedMismatches, truthOf } from './truth.ts';
@@ -86,6 +87,7 @@ describe('409 conflicts from a concurrent writer', () => {
           event.responseStatus?.code === 409,
       ).length;
       fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s`);
+      await settle('the agent\'s readiness to recover', () => unreadyAgent(agent, 'agent'), 60_000);
       expect(counted.lost).toEqual([]);
       expect(crashes([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }], pids)).toEqual([]);
       expect(writerTaints.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { childEnv } from './child-env.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import type { Fault } from './ledger.ts';
 import { crashes, pidsOf, type Watched } from './processes.ts';
+import { unreadyAgent, unreadyAggregator } from './readiness.ts';
 import { settle } from './settle.ts';
 import { census } from './survivors.ts';
 import { aggregatorMismatches, publishedMismatches, type Truth, truthOf } from './truth.ts';
@@ -79,14 +80,8 @@ export class Fleet {
 
   /** Readiness that has not recovered: agents' and aggregator's /readyz. */
   async unready(): Promise<string[]> {
-    const problems: string[] = [];
-    for (const [index, agent] of this.agents.entries()) {
-      const response = await fetch(`http://127.0.0.1:${agent.port}/readyz`);
-      if (response.status !== 200) problems.push(`agent ${this.nodes[index]?.name} /readyz ${response.status}: ${(await response.text()).trim()}`);
-    }
-    const readyz = await this.aggregator.get('/readyz');
-    if (readyz.status !== 200) problems.push(`aggregator /readyz ${readyz.status}: ${(await readyz.text()).trim()}`);
-    return problems;
+    const agents = await Promise.all(this.agents.map((agent, index) => unreadyAgent(agent, `agent ${this.nodes[index]?.name}`)));
+    return [...agents.flat(), ...(await unreadyAggregator(this.aggregator))];
   }
 
   /**

@@ -11,14 +11,6 @@ export interface Watched {
   startedMessage: string;
 }
 
-export interface Liveness {
-  label: string;
-  pid: number | undefined;
-  exitCode: number | null;
-  signalCode: NodeJS.Signals | null;
-  starts: number;
-}
-
 export function pidsOf(processes: readonly Watched[]): Array<number | undefined> {
   return processes.map((process) => process.child.pid);
 }

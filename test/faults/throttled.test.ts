@@ -22,6 +22,7 @@ import { kubeconfigVia } from './kubeconfig-via.ts';
 import { Fault } from './ledger.ts';
 import { NoisyNeighbour, removeThrottle, THROTTLE_NAMESPACE, throttleServiceAccounts } from './priority-level.ts';
 import { crashes, pidsOf } from './processes.ts';
+import { unreadyAgent } from './readiness.ts';
 import { type Exchange, RecordingProxy } from './recording-proxy.ts';
 import { settle, sleep } from './settle.ts';
 import { census } from './survivors.ts';
@@ -124,6 +125,7 @@ describe('429 from API Priority and Fairness', () => {
       expect(rejected.every((retry) => retry.retryAfterSeconds >= 1)).toBe(true);
       // Retry-After honoured: no request came back sooner than the server asked.
       expect(early, JSON.stringify(early)).toEqual([]);
+      await settle('the agent\'s readiness to recover', () => unreadyAgent(agent, 'agent'), 60_000);
       expect(counted.lost).toEqual([]);
       expect(crashes([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }], pids)).toEqual([]);
     } finally {
