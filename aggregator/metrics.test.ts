@@ -1,6 +1,8 @@
+import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
 import { createAggregatorMetrics } from './metrics.ts';
+import { REPORT_AGE_HELP, REPORT_AGE_NAME } from './report-age-series.ts';
 import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from './testing/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from './testing/report-source.ts';
 
@@ -88,5 +90,38 @@ describe('aggregator metrics', () => {
     expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBe(60);
     source.report = latestOf(healthyCluster({ nodes: [rawNode('node-a')], nodeValidations: [rawReport('node-a')] }));
     expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBeUndefined();
+  });
+
+  it('render report ages exactly as a prom-client gauge does, hostile node names included', async () => {
+    const names = ['node-a', 'q"uote', 'back\\slash', 'new\nline', 'stale'];
+    const snapshot = healthyCluster({
+      nodes: [...names, 'no-report'].map((name) => rawNode(name)),
+      nodeValidations: names.map((name) => rawReport(name, { heartbeatAt: secondsAgo(name === 'stale' ? 7200 : 59.6) })),
+    });
+    const source = new FakeSource(latestOf(snapshot));
+    source.clock = new Date(NOW.getTime() + 1234);
+    const registry = createAggregatorMetrics(source);
+    // The reference: the Gauge this series used to be.
+    const reference = new Registry();
+    const gauge = new Gauge({ name: REPORT_AGE_NAME, help: REPORT_AGE_HELP, labelNames: ['node'], registers: [reference] });
+    for (const node of source.report?.report.readiness.nodes ?? []) {
+      const heartbeat = node.heartbeatAt === null ? Number.NaN : Date.parse(node.heartbeatAt);
+      if (Number.isFinite(heartbeat)) gauge.set({ node: node.name }, Math.round((source.clock.getTime() - heartbeat) / 1000));
+    }
+    const block = (text: string) => text.split('\n\n').find((part) => part.startsWith(`# HELP ${REPORT_AGE_NAME} `))?.trimEnd();
+    const expected = (await reference.metrics()).trimEnd();
+    expect(expected.split('\n')).toHaveLength(2 + names.length);
+    expect(block(await registry.metrics())).toBe(expected);
+    // Again, with the clock moved on: the same report, new ages.
+    source.clock = new Date(NOW.getTime() + 61_000);
+    gauge.reset();
+    for (const node of source.report?.report.readiness.nodes ?? []) {
+      if (node.heartbeatAt !== null) gauge.set({ node: node.name }, Math.round((source.clock.getTime() - Date.parse(node.heartbeatAt)) / 1000));
+    }
+    expect(block(await registry.metrics())).toBe((await reference.metrics()).trimEnd());
+    // Before any report: HELP and TYPE only, as an empty gauge.
+    gauge.reset();
+    expect(block(await createAggregatorMetrics(new FakeSource(null)).metrics())).toBe((await reference.metrics()).trimEnd());
+    expect((await registry.metrics()).endsWith('\n')).toBe(true);
   });
 });

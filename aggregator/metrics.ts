@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './gate/types.ts';
 import { NODE_STATES } from './readiness/types.ts';
+import { ReportAgeSeries } from './report-age-series.ts';
 import type { ReportSource } from './service/types.ts';
 
 /**
@@ -18,8 +19,29 @@ function setOrAbsent(gauge: Gauge, value: number | undefined): void {
   else gauge.set(value);
 }
 
+/**
+ * A Registry that appends the per-node report ages (report-age-series.ts), rendered without a
+ * prom-client Gauge, after its own metrics, in the same text format.
+ */
+class AggregatorRegistry extends Registry {
+  private readonly source: ReportSource;
+  private readonly reportAges = new ReportAgeSeries();
+
+  constructor(source: ReportSource) {
+    super();
+    this.source = source;
+  }
+
+  override async metrics(): Promise<string> {
+    const text = await super.metrics();
+    const nodes = this.source.latest()?.report.readiness.nodes;
+    // prom-client separates metrics with a blank line and ends with a newline.
+    return `${text}\n${this.reportAges.render(nodes, this.source.now().getTime())}\n`;
+  }
+}
+
 export function createAggregatorMetrics(source: ReportSource): Registry {
-  const registry = new Registry();
+  const registry = new AggregatorRegistry(source);
   const registers = [registry];
   const latest = () => source.latest();
 
@@ -81,23 +103,6 @@ export function createAggregatorMetrics(source: ReportSource): Registry {
     collect() {
       const report = latest()?.report;
       setOrAbsent(this, report ? STATUS_VALUE[report.result] : undefined);
-    },
-  });
-
-  new Gauge({
-    name: 'virtgate_report_age_seconds',
-    help: "Age of each node's NodeValidation heartbeat at scrape time; absent for nodes without a valid report.",
-    labelNames: ['node'],
-    registers,
-    collect() {
-      this.reset();
-      const report = latest()?.report;
-      if (!report) return;
-      const nowMs = source.now().getTime();
-      for (const node of report.readiness.nodes) {
-        const heartbeat = node.heartbeatAt === null ? Number.NaN : Date.parse(node.heartbeatAt);
-        if (Number.isFinite(heartbeat)) this.set({ node: node.name }, Math.round((nowMs - heartbeat) / 1000));
-      }
     },
   });
 

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
-import { aggregatorScaleBench } from './aggregator-scale.ts';
+import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
 import { startBenchCluster } from './cluster.ts';
 import { probeCycleBench } from './probe-cycle.ts';
@@ -36,7 +36,7 @@ if (wanted('agent') || wanted('load') || wanted('aggregator')) {
     }
     if (wanted('aggregator')) {
       log('aggregator at 1,000 and 5,000 nodes (creates the objects in the API server first)…');
-      rows.push(...(await aggregatorScaleBench(cluster, '')));
+      rows.push(...(await aggregatorScaleBench(cluster, AGGREGATOR_NODE_OPTIONS)));
     }
   } finally {
     await cluster.stop();

@@ -1,4 +1,4 @@
-import { parseSnapshot } from '../model/cluster.ts';
+import { type ClusterModel, parseSnapshot } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { assessNodes, summariseReadiness } from '../readiness/cluster-readiness.ts';
@@ -20,7 +20,16 @@ import { exitCodeFor, type GateCheck, type GateReport, worstStatus } from './typ
  */
 export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateConfig, now: Date): GateReport {
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
-  const model = parseSnapshot(snapshot);
+  return evaluateGate(parseSnapshot(snapshot), data, config, now);
+}
+
+/**
+ * The gate on a model whose objects are already narrowed: the aggregator narrows each object once,
+ * when it arrives, and builds the model with `modelOf`; `gate` narrows a whole snapshot first.
+ * The same pure function either way.
+ */
+export function evaluateGate(model: ClusterModel, data: VersionData, config: GateConfig, now: Date): GateReport {
+  if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   const assessed = assessNodes(model, config, now);
   const readiness = summariseReadiness(model, assessed);
   const nodes = assessed.nodes;

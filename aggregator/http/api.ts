@@ -1,13 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GATE_STATUSES, type GateStatus } from '../gate/types.ts';
 import { NODE_STATES, type NodeState } from '../readiness/types.ts';
 import type { ReportSource } from '../service/types.ts';
+import { NodeIndex } from './node-index.ts';
+import { ReportBytes, withMember } from './report-bytes.ts';
 import {
+  aggregatorStatusSchema,
   type ErrorResponse,
   errorResponseSchema,
-  type GateResponse,
+  gateReportSchema,
   gateResponseSchema,
   jsonSchema,
+  nodesDocumentSchema,
   type NodeResponse,
   nodeResponseSchema,
   type NodesResponse,
@@ -17,6 +21,9 @@ import {
 } from './schemas.ts';
 
 const RANK: Record<GateStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
+
+/** fastify's own type for JSON it serialises; a response sent as bytes must say it itself. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * GET /api/v1/summary, /api/v1/nodes, /api/v1/nodes/:name and /api/v1/gate. Handlers serve the
@@ -32,15 +39,31 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     return { error: 'not-synced', message: `the aggregator has not read the cluster yet: ${aggregator.reason}`, aggregator };
   };
 
+  // The gate report and the node list are large: they go out as bytes serialised once per report
+  // (report-bytes.ts), through the same schemas as every other response, with the live
+  // `aggregator` status appended as their last member, where the response schemas put it.
+  const reportSchema = jsonSchema(gateReportSchema);
+  const nodesSchema = jsonSchema(nodesDocumentSchema);
+  const statusSchema = jsonSchema(aggregatorStatusSchema);
+  const reports = new ReportBytes<'gate'>();
+  const nodeLists = new ReportBytes<NodeState | null>();
+  const nodes = new NodeIndex();
+  const withStatus = (reply: FastifyReply, open: Buffer) => {
+    const { body, length } = withMember(open, 'aggregator', reply.compileSerializationSchema(statusSchema)({ ...source.status() }));
+    // A stream has no length of its own: without this header the response would be chunked.
+    return reply.type(JSON_TYPE).header('content-length', length).send(body);
+  };
+
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
 
+  // The 200 schema documents the response (GateResponse); the bytes are serialised from its parts.
   app.get('/api/v1/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema), 503: error } } }, async (_request, reply) => {
     const latest = source.latest();
     if (!latest) return reply.code(503).send(notSynced());
-    const body: GateResponse = { ...latest.report, aggregator: source.status() };
-    return body;
+    const { report } = latest;
+    return withStatus(reply, reports.open(report, 'gate', () => reply.compileSerializationSchema(reportSchema)({ ...report })));
   });
 
   app.get('/api/v1/summary', { schema: { response: { 200: jsonSchema(summaryResponseSchema), 503: error } } }, async (_request, reply) => {
@@ -77,17 +100,19 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     async (request, reply) => {
       const latest = source.latest();
       if (!latest) return reply.code(503).send(notSynced());
-      const { readiness } = latest.report;
+      const { report } = latest;
       const state = request.query.state ?? null;
-      const body: NodesResponse = {
-        evaluatedAt: latest.report.evaluatedAt,
-        total: readiness.total,
-        counts: readiness.counts,
-        state,
-        nodes: state === null ? readiness.nodes : readiness.nodes.filter((node) => node.state === state),
-        aggregator: source.status(),
-      };
-      return body;
+      const open = nodeLists.open(report, state, () => {
+        const document: Omit<NodesResponse, 'aggregator'> = {
+          evaluatedAt: report.evaluatedAt,
+          total: report.readiness.total,
+          counts: report.readiness.counts,
+          state,
+          nodes: state === null ? report.readiness.nodes : report.readiness.nodes.filter((node) => node.state === state),
+        };
+        return reply.compileSerializationSchema(nodesSchema)(document);
+      });
+      return withStatus(reply, open);
     },
   );
 
@@ -97,7 +122,7 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     async (request, reply) => {
       const latest = source.latest();
       if (!latest) return reply.code(503).send(notSynced());
-      const node = latest.nodesByName.get(request.params.name);
+      const node = nodes.get(latest.report, request.params.name);
       if (!node) {
         const body: ErrorResponse = { error: 'not-found', message: `no node named ${JSON.stringify(request.params.name.slice(0, 253))} in the latest report` };
         return reply.code(404).send(body);

@@ -144,6 +144,9 @@ export const nodesResponseSchema = z.strictObject({
   aggregator: aggregatorStatusSchema,
 });
 
+/** The node list without `aggregator`: what the API serialises once per report (http/report-bytes.ts). */
+export const nodesDocumentSchema = nodesResponseSchema.omit({ aggregator: true });
+
 export const nodesQuerySchema = z.strictObject({ state: nodeState.optional() });
 
 /** GET /api/v1/nodes/:name */

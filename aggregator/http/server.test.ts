@@ -1,8 +1,9 @@
+import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { healthyCluster, rawNode, rawReport } from '../testing/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../testing/report-source.ts';
-import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './schemas.ts';
+import { errorResponseSchema, gateResponseSchema, jsonSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './schemas.ts';
 import { buildHttp } from './server.ts';
 
 const apps: Array<ReturnType<typeof buildHttp>> = [];
@@ -60,6 +61,44 @@ describe('aggregator HTTP API', () => {
     expect(body.result).toBe('fail');
     expect(body.checks.find((check) => check.id === 'nodes.runtime')?.evidence).toMatchObject({ unsupported: ['node-c (docker://24.0.7)'] });
     expect(body.aggregator.ready).toBe(true);
+  });
+
+  it('sends the very bytes that serialising the whole response through its schema gives, report after report', async () => {
+    const source = new FakeSource(latestOf(failingCluster()));
+    const app = await serve(source);
+    // The reference: each response built whole and serialised by fastify through its response schema.
+    const reference = Fastify({ logger: false });
+    apps.push(reference);
+    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({ ...source.report?.report, aggregator: source.status() }));
+    reference.get<{ Querystring: { state?: string } }>('/nodes', { schema: { response: { 200: jsonSchema(nodesResponseSchema) } } }, async (request) => {
+      const report = source.report?.report;
+      const state = request.query.state ?? null;
+      const nodes = report?.readiness.nodes.filter((node) => state === null || node.state === state);
+      return { evaluatedAt: report?.evaluatedAt, total: report?.readiness.total, counts: report?.readiness.counts, state, nodes, aggregator: source.status() };
+    });
+    await reference.ready();
+    const check = async () => {
+      for (const [url, expected] of [
+        ['/api/v1/gate', '/gate'],
+        ['/api/v1/nodes', '/nodes'],
+        ['/api/v1/nodes?state=not-ready', '/nodes?state=not-ready'],
+        ['/api/v1/nodes?state=ready', '/nodes?state=ready'],
+      ] as const) {
+        const served = await app.inject({ url });
+        expect(served.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(served.headers['content-length']).toBe(String(served.rawPayload.length));
+        expect(served.headers['transfer-encoding']).toBeUndefined();
+        expect(served.body, url).toBe((await reference.inject({ url: expected })).body);
+      }
+    };
+    await check();
+    // The status is live: it changes between requests for the same report.
+    source.state = statusOf({ reportAgeSeconds: 42, reason: `hostile "quote" \\ ${hostile}` });
+    await check();
+    // A new report replaces the cached bytes.
+    source.report = latestOf(healthyCluster());
+    await check();
+    expect(gateResponseSchema.parse((await app.inject({ url: '/api/v1/gate' })).json()).result).toBe('pass');
   });
 
   it('summarises: counts, the checks that did not pass worst first, no node list', async () => {

@@ -2,7 +2,7 @@ import { type CdiSummary, summariseCdi } from './cdi.ts';
 import { type KubeVirtSummary, summariseKubeVirt } from './kubevirt.ts';
 import { type NodeModel, parseNode } from './node.ts';
 import { parseNodeValidation, type ReportParse } from './report.ts';
-import type { ClusterSnapshot } from './snapshot.ts';
+import type { ClusterSnapshot, CustomResourceObservation, ParsedSnapshot } from './snapshot.ts';
 import { boundedString, safely } from './untrusted.ts';
 
 /** A snapshot after narrowing: every field typed, nothing left to throw on. */
@@ -17,26 +17,42 @@ export interface ClusterModel {
   ignoredNodes: { unnamed: number; duplicates: number };
 }
 
+const MISSING: CustomResourceObservation = { state: 'unknown', reason: 'missing' };
+
 /** Narrows every object of a snapshot. Pure; never throws. */
 export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
   const rawNodes = safely(() => (Array.isArray(snapshot.nodes) ? snapshot.nodes : []), []);
   const rawReports = safely(() => (Array.isArray(snapshot.nodeValidations) ? snapshot.nodeValidations : []), []);
+  return modelOf({
+    serverGitVersion: safely(() => snapshot.serverGitVersion, null),
+    // Array.from, not map: map keeps the holes of a sparse array, which readiness would then trip on.
+    nodes: Array.from(rawNodes, (raw) => parseNode(raw)),
+    reports: Array.from(rawReports, (raw) => parseNodeValidation(raw)),
+    kubevirt: safely(() => snapshot.kubevirt, MISSING),
+    cdi: safely(() => snapshot.cdi, MISSING),
+  });
+}
+
+/**
+ * The model of objects narrowed one by one (ParsedSnapshot): one Node per name, sorted, and the
+ * KubeVirt and CDI objects summarised. Pure; never throws. Cheap: it only indexes and sorts what
+ * was already narrowed, so the aggregator can run it on every recompute.
+ */
+export function modelOf(parsed: ParsedSnapshot): ClusterModel {
   const byName = new Map<string, NodeModel>();
   let unnamed = 0;
   let duplicates = 0;
-  for (const raw of rawNodes) {
-    const node = parseNode(raw);
+  for (const node of parsed.nodes) {
     if (node === null) unnamed += 1;
     else if (byName.has(node.name)) duplicates += 1;
     else byName.set(node.name, node);
   }
   return {
-    serverGitVersion: safely(() => boundedString(snapshot.serverGitVersion, 256), null),
+    serverGitVersion: safely(() => boundedString(parsed.serverGitVersion, 256), null),
     nodes: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    // Array.from, not map: map keeps the holes of a sparse array, which readiness would then trip on.
-    reports: Array.from(rawReports, (raw) => parseNodeValidation(raw)),
-    kubevirt: summariseKubeVirt(safely(() => snapshot.kubevirt, { state: 'unknown', reason: 'missing' })),
-    cdi: summariseCdi(safely(() => snapshot.cdi, { state: 'unknown', reason: 'missing' })),
+    reports: [...parsed.reports],
+    kubevirt: summariseKubeVirt(safely(() => parsed.kubevirt, MISSING)),
+    cdi: summariseCdi(safely(() => parsed.cdi, MISSING)),
     ignoredNodes: { unnamed, duplicates },
   };
 }

@@ -1,3 +1,6 @@
+import type { NodeModel } from './node.ts';
+import type { ReportParse } from './report.ts';
+
 /**
  * What the aggregator hands the pure gate: the objects as the API server returned them, typed
  * `unknown` on purpose. Informers may pass client-node class instances (V1Node) or plain JSON;
@@ -24,4 +27,17 @@ export interface ClusterSnapshot {
   kubevirt: CustomResourceObservation;
   /** CDI objects (cdi.kubevirt.io/v1beta1 CDI, cluster-scoped). */
   cdi: CustomResourceObservation;
+}
+
+/**
+ * A snapshot whose Nodes and NodeValidations are already narrowed, one object at a time: the
+ * aggregator narrows each object once, when its watch event arrives, instead of narrowing all
+ * of them again on every recompute. `parseSnapshot` narrows a ClusterSnapshot into the same thing,
+ * so both paths reach the gate through one function (model/cluster.ts `modelOf`).
+ */
+export interface ParsedSnapshot extends Omit<ClusterSnapshot, 'nodes' | 'nodeValidations'> {
+  /** Every Node through `parseNode`; null for a Node without a usable name. */
+  nodes: readonly (NodeModel | null)[];
+  /** Every NodeValidation through `parseNodeValidation`. */
+  reports: readonly ReportParse[];
 }

@@ -11,7 +11,13 @@ import type { NodeSelectorRequirement, NodeSelectorTerm } from '../model/placeme
  */
 
 export function matchesNodeSelector(labels: Readonly<Record<string, string>>, selector: Readonly<Record<string, string>>): boolean {
-  return Object.entries(selector).every(([key, value]) => Object.hasOwn(labels, key) && labels[key] === value);
+  // for-in over own keys rather than Object.entries: this runs for every node on every recompute,
+  // and must not allocate a list per node.
+  for (const key in selector) {
+    if (!Object.hasOwn(selector, key)) continue;
+    if (!Object.hasOwn(labels, key) || labels[key] !== selector[key]) return false;
+  }
+  return true;
 }
 
 /** `null` terms mean "no required affinity": every node matches. */

@@ -1,7 +1,7 @@
 import type { NodeModel } from '../model/node.ts';
 import type { WorkloadPlacement } from '../model/placement.ts';
 import { matchesNodeSelector, matchesRequiredTerms } from './node-selector.ts';
-import { untoleratedTaints } from './tolerations.ts';
+import { hasUntoleratedTaint } from './tolerations.ts';
 
 type ValidPlacement = Extract<WorkloadPlacement, { state: 'valid' }>;
 
@@ -15,7 +15,7 @@ export function placementSelects(placement: ValidPlacement, node: NodeModel): bo
   return (
     matchesNodeSelector(node.labels, placement.nodeSelector) &&
     matchesRequiredTerms(node, placement.requiredTerms) &&
-    untoleratedTaints(node.taints, placement.tolerations).length === 0
+    !hasUntoleratedTaint(node.taints, placement.tolerations)
   );
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Taint } from '../model/node.ts';
 import type { Toleration } from '../model/placement.ts';
-import { toleratesTaint, untoleratedTaints } from './tolerations.ts';
+import { hasUntoleratedTaint, toleratesTaint, untoleratedTaints } from './tolerations.ts';
 
 const notReady: Taint = { key: 'virtgate.io/not-ready', value: '', effect: 'NoSchedule' };
 const dedicated: Taint = { key: 'dedicated', value: 'vms', effect: 'NoExecute' };
@@ -32,5 +32,18 @@ describe('untoleratedTaints', () => {
     expect(untoleratedTaints([notReady, dedicated, preferred], [])).toEqual([notReady, dedicated]);
     expect(untoleratedTaints([notReady, dedicated, preferred], [toleration({ key: 'dedicated', operator: 'Exists' })])).toEqual([notReady]);
     expect(untoleratedTaints([notReady, dedicated], [toleration({ operator: 'Exists' })])).toEqual([]);
+  });
+});
+
+describe('hasUntoleratedTaint', () => {
+  it('says whether untoleratedTaints finds any, for every combination', () => {
+    const taints = [notReady, dedicated, preferred];
+    const tolerations = [toleration({ key: 'dedicated', operator: 'Exists' }), toleration({ operator: 'Exists' }), toleration({ key: 'virtgate.io/not-ready', operator: 'Exists', effect: 'NoExecute' })];
+    const subsets = <T>(items: readonly T[]): T[][] => items.reduce<T[][]>((all, item) => all.concat(all.map((subset) => [...subset, item])), [[]]);
+    for (const someTaints of subsets(taints)) {
+      for (const someTolerations of subsets(tolerations)) {
+        expect(hasUntoleratedTaint(someTaints, someTolerations)).toBe(untoleratedTaints(someTaints, someTolerations).length > 0);
+      }
+    }
   });
 });

@@ -23,3 +23,19 @@ const BLOCKING_EFFECTS = new Set(['NoSchedule', 'NoExecute']);
 export function untoleratedTaints(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint[] {
   return taints.filter((taint) => BLOCKING_EFFECTS.has(taint.effect) && !tolerations.some((toleration) => toleratesTaint(toleration, taint)));
 }
+
+/** Whether any taint keeps pods with these tolerations off the node; `untoleratedTaints` without building the list. */
+export function hasUntoleratedTaint(taints: readonly Taint[], tolerations: readonly Toleration[]): boolean {
+  for (const taint of taints) {
+    if (!BLOCKING_EFFECTS.has(taint.effect)) continue;
+    let tolerated = false;
+    for (const toleration of tolerations) {
+      if (toleratesTaint(toleration, taint)) {
+        tolerated = true;
+        break;
+      }
+    }
+    if (!tolerated) return true;
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import type { NodeModel } from '../model/node.ts';
-import type { NodeReport, ReportParse } from '../model/report.ts';
+import type { NodeReport, ReportCheck, ReportParse } from '../model/report.ts';
 import { clip } from '../model/untrusted.ts';
 import { attributionProblem } from './attribution.ts';
 import type { AssessedNode, NodeReadiness, NodeState, UnknownCause } from './types.ts';
@@ -83,8 +83,21 @@ function readinessOf(
     heartbeatAt: report?.heartbeatAt ?? null,
     heartbeatAgeSeconds: report === null ? null : ageSeconds,
     agentVersion: report?.agentVersion ?? null,
-    failingChecks: (report?.checks ?? []).filter((check) => check.status !== 'pass' && check.status !== 'skip').slice(0, 20),
+    failingChecks: report === null ? [] : failingChecks(report.checks),
   };
+}
+
+const MAX_FAILING_LISTED = 20;
+
+/** The first MAX_FAILING_LISTED checks that did not pass, in one pass (this runs for every node on every recompute). */
+function failingChecks(checks: readonly ReportCheck[]): ReportCheck[] {
+  const failing: ReportCheck[] = [];
+  for (const check of checks) {
+    if (check.status === 'pass' || check.status === 'skip') continue;
+    failing.push(check);
+    if (failing.length === MAX_FAILING_LISTED) break;
+  }
+  return failing;
 }
 
 /** The agent's `<prefix>/cpu-vendor` label, when the report has no CPU facts. */

@@ -12,9 +12,11 @@ export function attributionProblem(report: NodeReport, node: NodeModel): string 
   if (report.nodeName !== node.name) {
     return `report ${clip(report.name, 80)} names spec.nodeName ${clip(report.nodeName, 80)}, not its own node`;
   }
-  const nodeOwners = report.ownerReferences.filter((owner) => owner.kind === 'Node');
-  if (nodeOwners.length === 0) return 'report has no ownerReference to its Node';
-  for (const owner of nodeOwners) {
+  // One pass, no intermediate list: this runs for every node on every recompute.
+  let nodeOwners = 0;
+  for (const owner of report.ownerReferences) {
+    if (owner.kind !== 'Node') continue;
+    nodeOwners += 1;
     if (owner.apiVersion !== 'v1' || owner.name !== node.name) {
       return `report is owned by ${clip(owner.apiVersion, 40)} Node ${clip(owner.name, 80)}, not by this node`;
     }
@@ -22,5 +24,5 @@ export function attributionProblem(report: NodeReport, node: NodeModel): string 
       return `report's ownerReference uid ${clip(owner.uid ?? '(none)', 40)} is not this Node's uid ${node.uid}`;
     }
   }
-  return null;
+  return nodeOwners === 0 ? 'report has no ownerReference to its Node' : null;
 }

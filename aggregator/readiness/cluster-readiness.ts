@@ -14,7 +14,9 @@ export function assessNodes(
   config: Pick<GateConfig, 'staleAfterSeconds' | 'prefix'>,
   now: Date,
 ): { nodes: AssessedNode[]; orphanReports: string[]; unnamedReports: number } {
-  const byName = new Map<string, ReportParse[]>();
+  // Reports by the name they claim, and whether a Node of that name took them: the ones no Node
+  // takes are the orphans (marking beats a second set of 5,000 names on every recompute).
+  const byName = new Map<string, { parses: ReportParse[]; claimed: boolean }>();
   let unnamedReports = 0;
   for (const parse of model.reports) {
     const name = parse.state === 'valid' ? parse.report.name : parse.name;
@@ -22,14 +24,21 @@ export function assessNodes(
       unnamedReports += 1;
       continue;
     }
-    const list = byName.get(name);
-    if (list) list.push(parse);
-    else byName.set(name, [parse]);
+    const entry = byName.get(name);
+    if (entry) entry.parses.push(parse);
+    else byName.set(name, { parses: [parse], claimed: false });
   }
   const options = { staleAfterSeconds: config.staleAfterSeconds, prefix: config.prefix, nowMs: now.getTime() };
-  const nodes = model.nodes.map((node) => assessNode(node, byName.get(node.name) ?? [], options));
-  const nodeNames = new Set(model.nodes.map((node) => node.name));
-  const orphanReports = [...byName.keys()].filter((name) => !nodeNames.has(name)).sort();
+  const nodes = model.nodes.map((node) => {
+    const entry = byName.get(node.name);
+    if (entry) entry.claimed = true;
+    return assessNode(node, entry?.parses ?? [], options);
+  });
+  const orphanReports: string[] = [];
+  byName.forEach((entry, name) => {
+    if (!entry.claimed) orphanReports.push(name);
+  });
+  orphanReports.sort();
   nodes.sort((a, b) => compareWorstFirst(a.readiness, b.readiness));
   return { nodes, orphanReports, unnamedReports };
 }

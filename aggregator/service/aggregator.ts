@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { type AggregatorConfig, gateConfigOf } from '../config.ts';
-import { gate } from '../gate/gate.ts';
+import { evaluateGate } from '../gate/gate.ts';
 import type { GateStatus } from '../gate/types.ts';
 import { buildHttp } from '../http/server.ts';
 import { createAggregatorMetrics } from '../metrics.ts';
+import { modelOf } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
@@ -112,10 +113,9 @@ export class Aggregator implements ReportSource {
     if (!sync.synced && this.latestReport === null) return;
     const now = this.clock();
     const started = performance.now();
-    const report = gate(this.watch.snapshot(), this.data, this.gateConfig, now);
-    const nodesByName = new Map(report.readiness.nodes.map((node) => [node.name, node]));
+    const report = evaluateGate(modelOf(this.watch.parsed()), this.data, this.gateConfig, now);
     const durationMs = performance.now() - started;
-    this.latestReport = { report, computedAt: now, durationMs, nodesByName };
+    this.latestReport = { report, computedAt: now, durationMs };
     if (sync.healthy) this.lastInSync = now;
     if (report.result !== this.lastResult) {
       const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);

@@ -1,16 +1,13 @@
 import type { GateReport } from '../gate/types.ts';
-import type { NodeReadiness } from '../readiness/types.ts';
 import type { ReflectorStatus } from '../watch/reflector.ts';
 import type { ServerVersionStatus } from '../watch/server-version.ts';
 
-/** The latest gate evaluation and what the HTTP handlers need to serve it without recomputing. */
+/** The latest gate evaluation: the HTTP handlers serve it without recomputing. */
 export interface LatestReport {
   report: GateReport;
   /** The clock at recompute time: the date the gate was evaluated on. */
   computedAt: Date;
   durationMs: number;
-  /** For GET /api/v1/nodes/:name. */
-  nodesByName: ReadonlyMap<string, NodeReadiness>;
 }
 
 /** The settings the report was computed with, shown on the page and in the API. */

@@ -12,7 +12,7 @@ export const VERSION_DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE,
 
 export function latestOf(snapshot: ClusterSnapshot, now: Date = NOW): LatestReport {
   const report = gate(snapshot, VERSION_DATA, DEFAULT_GATE_CONFIG, now);
-  return { report, computedAt: now, durationMs: 12, nodesByName: new Map(report.readiness.nodes.map((node) => [node.name, node])) };
+  return { report, computedAt: now, durationMs: 12 };
 }
 
 export function statusOf(overrides: Partial<AggregatorStatus> = {}): AggregatorStatus {

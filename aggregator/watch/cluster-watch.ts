@@ -1,7 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
-import { type CrdInfo, projectCrd, projectNode, projectReport } from './project.ts';
+import type { NodeModel } from '../model/node.ts';
+import type { ReportParse } from '../model/report.ts';
+import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
+import { keepNode, keepReport } from './keep.ts';
+import { type CrdInfo, projectCrd } from './project.ts';
 import { Reflector, type ReflectorStatus, type ReflectorTiming } from './reflector.ts';
 import { CDI, type ClientOptions, crdClient, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, type ResourceClient } from './resources.ts';
 import { ServerVersion, type ServerVersionStatus } from './server-version.ts';
@@ -44,8 +47,8 @@ export class ClusterWatch {
   private readonly onStatus: () => void;
   private readonly stopping = new AbortController();
   private readonly clientOptions: ClientOptions;
-  private readonly nodes: Reflector<unknown>;
-  private readonly reports: Reflector<unknown>;
+  private readonly nodes: Reflector<NodeModel | null>;
+  private readonly reports: Reflector<ReportParse>;
   private readonly crds: Record<Optional, Reflector<CrdInfo | null>>;
   private readonly objects: Partial<Record<Optional, Reflector<unknown>>> = {};
   private readonly version: ServerVersion;
@@ -59,8 +62,8 @@ export class ClusterWatch {
     this.onStatus = options.onStatus ?? (() => undefined);
     const staleAfterMs = options.timing?.staleAfterMs ?? 330_000;
     this.clientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: staleAfterMs + 30_000, signal: this.stopping.signal };
-    this.nodes = this.reflector('nodes', nodesClient(this.kc, this.clientOptions), projectNode, this.onChange);
-    this.reports = this.reflector('nodevalidations', nodeValidationsClient(this.kc, this.clientOptions), projectReport, this.onChange);
+    this.nodes = this.reflector('nodes', nodesClient(this.kc, this.clientOptions), keepNode, this.onChange);
+    this.reports = this.reflector('nodevalidations', nodeValidationsClient(this.kc, this.clientOptions), keepReport, this.onChange);
     this.crds = {
       kubevirt: this.reflector(`crd/${KUBEVIRT.crd}`, crdClient(this.kc, KUBEVIRT.crd, this.clientOptions), projectCrd, () => this.crdChanged('kubevirt')),
       cdi: this.reflector(`crd/${CDI.crd}`, crdClient(this.kc, CDI.crd, this.clientOptions), projectCrd, () => this.crdChanged('cdi')),
@@ -90,12 +93,12 @@ export class ClusterWatch {
     await Promise.all([this.nodes, this.reports, this.crds.kubevirt, this.crds.cdi, ...Object.values(this.objects)].map((reflector) => reflector.stop()));
   }
 
-  /** The current objects, for the gate. Cheap: the projections are shared, not copied. */
-  snapshot(): ClusterSnapshot {
+  /** The current objects, already narrowed, for the gate. Cheap: the models are shared, not copied. */
+  parsed(): ParsedSnapshot {
     return {
       serverGitVersion: this.version.status().gitVersion,
       nodes: this.nodes.items(),
-      nodeValidations: this.reports.items(),
+      reports: this.reports.items(),
       kubevirt: this.observe('kubevirt'),
       cdi: this.observe('cdi'),
     };

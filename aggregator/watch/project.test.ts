@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gate } from '../gate/gate.ts';
+import { evaluateGate, gate } from '../gate/gate.ts';
+import { modelOf } from '../model/cluster.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../testing/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
+import { keepNode, keepReport } from './keep.ts';
 import { objectKey, projectCrd, projectNode, projectReport } from './project.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
@@ -68,6 +70,23 @@ describe('projections', () => {
     fc.assert(
       fc.property(snapshot, (input) => {
         expect(gate(projected(input), DATA, DEFAULT_GATE_CONFIG, NOW)).toEqual(gate(input, DATA, DEFAULT_GATE_CONFIG, NOW));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('narrowed one by one as they arrive, give the gate the answer the whole snapshot gives (property)', () => {
+    const snapshot = fc
+      .record({
+        nodes: fc.array(fc.oneof(mutated(() => rawNode('node-a', { labels: { 'virtgate.io/ready': 'true' } })), mutated(() => rawNode('node-b'))), { maxLength: 3 }),
+        nodeValidations: fc.array(fc.oneof(mutated(() => rawReport('node-a')), mutated(reportWithChecks), mutated(() => rawReport('node-b', { ready: false }))), { maxLength: 3 }),
+      })
+      .map((parts) => healthyCluster(parts));
+    fc.assert(
+      fc.property(snapshot, (input) => {
+        // What the aggregator does: keep each object narrowed (keep.ts), then build the model per recompute.
+        const kept = { ...input, nodes: input.nodes.map(keepNode), reports: input.nodeValidations.map(keepReport) };
+        expect(evaluateGate(modelOf(kept), DATA, DEFAULT_GATE_CONFIG, NOW)).toEqual(gate(input, DATA, DEFAULT_GATE_CONFIG, NOW));
       }),
       { numRuns: RUNS },
     );

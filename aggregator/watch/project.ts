@@ -1,12 +1,12 @@
 import { isRecord, stringMap } from '../model/untrusted.ts';
 
 /**
- * What the informers keep of each object: only the fields the gate reads (aggregator/model/),
- * bounded, in the API's own JSON shape. A real Node carries images, managedFields and
- * conditions with long messages; a NodeValidation carries host facts and virt-host-validate
- * lines. Keeping the projections instead keeps 5,000 nodes well inside the memory budget and
- * makes kubelet heartbeat updates (which change nothing here) compare equal, so they cause no
- * recompute.
+ * What the informers take from each object: only the fields the gate reads (aggregator/model/),
+ * bounded, in the API's own JSON shape; they then keep it narrowed (keep.ts). A real Node carries
+ * images, managedFields and conditions with long messages; a NodeValidation carries host facts and
+ * virt-host-validate lines. Dropping those on arrival keeps 5,000 nodes well inside the memory
+ * budget and makes kubelet heartbeat updates (which change nothing here) compare equal, so they
+ * cause no recompute.
  *
  * The gate must give the same answer for an object and its projection, hostile objects included
  * (project.test.ts checks this property). So a projection never turns an invalid value into a

@@ -14,7 +14,7 @@ import type { ResourceClient, WatchHandle } from './resources.ts';
  *    error callbacks; a restart is left to the caller), with no jitter in its reconnects;
  *  - cannot say whether its cache is synced or its watch is broken, which /readyz needs;
  *  - keeps every object whole (a Node with its images and managedFields), where the gate needs
- *    a small projection (project.ts);
+ *    a small projection (project.ts), narrowed once on arrival (keep.ts);
  *  - has no staleness limit of its own beyond the client's inactivity abort, and resumes from
  *    the last resourceVersion afterwards instead of relisting.
  *

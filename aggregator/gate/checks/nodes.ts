@@ -91,10 +91,14 @@ export function checkKernelUserland(nodes: readonly AssessedNode[]): GateCheck<'
   let affected = 0;
   for (const item of nodes) {
     if (!canRunVms(item.readiness.state) || item.report === null) continue;
-    const found = item.report.checks.filter((check) => KERNEL_USERLAND_CHECKS.has(check.id) && check.status === 'warn');
-    if (found.length === 0) continue;
-    affected += 1;
-    for (const check of found) warnings.push(`${item.node.name}: ${check.id}: ${clip(check.message, 160)}`);
+    // One pass, no intermediate list: this runs for every ready node on every recompute.
+    let found = 0;
+    for (const check of item.report.checks) {
+      if (!KERNEL_USERLAND_CHECKS.has(check.id) || check.status !== 'warn') continue;
+      found += 1;
+      warnings.push(`${item.node.name}: ${check.id}: ${clip(check.message, 160)}`);
+    }
+    if (found > 0) affected += 1;
   }
   const evidence = { nodes: affected, warnings: firstFew(warnings).map((warning) => clip(warning, 300)) };
   if (affected > 0) {
