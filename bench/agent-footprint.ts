@@ -34,6 +34,22 @@ async function cycles(cluster: BenchCluster, name: string, nodeOptions: string, 
     .map((line) => JSON.parse(line) as Checkpoint);
 }
 
+/**
+ * RSS of a Node process that has only imported `entry` (nothing, or the agent's command module), after
+ * GC: the floor under the agent's figure, measured with the same V8 settings.
+ */
+async function importedRss(entry: string | undefined, nodeOptions: string): Promise<number> {
+  const script = [
+    entry ? `await import(${JSON.stringify(entry)});` : '',
+    'globalThis.gc(); globalThis.gc();',
+    'process.stdout.write(String(process.memoryUsage().rss));',
+  ].join('\n');
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+    env: { ...process.env, NODE_OPTIONS: nodeOptions },
+  });
+  return Number(stdout) / MiB;
+}
+
 function at(points: Checkpoint[], cycle: number): Checkpoint {
   const point = points.find((p) => p.cycle === cycle);
   if (!point) throw new Error(`no checkpoint at cycle ${cycle}`);
@@ -48,6 +64,9 @@ export async function agentFootprintBench(cluster: BenchCluster): Promise<BenchR
   const defaults = await cycles(cluster, 'bench-footprint-defaults', '', 100);
   const tuned = await cycles(cluster, 'bench-footprint', AGENT_NODE_OPTIONS, 1000);
   const section = 'agent footprint';
+  const agentModule = path.join(PACKAGE_ROOT, 'dist/cli/commands/agent.js');
+  const bareNode = await importedRss(undefined, AGENT_NODE_OPTIONS);
+  const agentLoaded = await importedRss(agentModule, AGENT_NODE_OPTIONS);
   return [
     {
       section,
@@ -67,6 +86,15 @@ export async function agentFootprintBench(cluster: BenchCluster): Promise<BenchR
       ratio: 'value/baseline',
     },
     { section, figure: 'RSS after 1,000 cycles (chart settings)', value: at(tuned, 1000).rss / MiB, unit: 'MiB' },
+    {
+      // The floor: what the target competes with before the agent does any work.
+      section,
+      figure: 'floor: agent code loaded, no cycle run (chart settings)',
+      value: agentLoaded,
+      unit: 'MiB',
+      baseline: { label: 'empty Node 24 process', value: bareNode },
+      ratio: 'value/baseline',
+    },
     {
       section,
       figure: 'heap after GC, growth from cycle 100 to 1,000',

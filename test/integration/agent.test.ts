@@ -64,10 +64,12 @@ async function agentWrites(node: string, since: number) {
   );
 }
 
-async function published(name: string, ready: string): Promise<V1Node> {
-  return waitFor(`${name} to be labelled ready=${ready}`, async () => {
+/** Labels and condition are separate writes: wait until both say `ready`. */
+async function published(name: string, ready: 'true' | 'false'): Promise<V1Node> {
+  const status = ready === 'true' ? 'True' : 'False';
+  return waitFor(`${name} to be labelled ready=${ready} with condition ${status}`, async () => {
     const node = await readNode(name);
-    return node.metadata?.labels?.[keys.labels.ready] === ready && condition(node) ? node : undefined;
+    return node.metadata?.labels?.[keys.labels.ready] === ready && condition(node)?.status === status ? node : undefined;
   });
 }
 

@@ -122,6 +122,9 @@ describe('helm template with the defaults', () => {
       capabilities: { drop: ['ALL'] },
       seccompProfile: { type: 'RuntimeDefault' },
     });
+    // Sized from the 1,000- and 5,000-node benchmark (README, Benchmarks).
+    expect(container?.resources).toEqual({ requests: { cpu: '20m', memory: '192Mi' }, limits: { memory: '384Mi' } });
+    expect(container?.env).toContainEqual({ name: 'NODE_OPTIONS', value: '--max-semi-space-size=8' });
     expect(container?.args).toEqual([
       'aggregator',
       '--port=8080',
