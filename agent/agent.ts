@@ -36,6 +36,8 @@ export class Agent {
   private applied: Applied | undefined;
   private publishing: Promise<void> | undefined;
   private publishAgain = false;
+  /** The latest Node event seen while a publish ran: judged against what that publish left. */
+  private nodeSeenDuringPublish: V1Node | undefined;
   private failingSince: Date | undefined;
   private failures = 0;
   /** Epoch ms before which only the scheduled retry may publish: the server's Retry-After. */
@@ -161,8 +163,13 @@ export class Agent {
     const heartbeat = this.applied
       ? heartbeatDue(this.heartbeatState(this.applied), now, this.config.heartbeatSeconds * 1000)
       : { condition: false, report: false };
+    // The publish reads the node first, so events from before now are superseded by that read.
+    this.nodeSeenDuringPublish = undefined;
     try {
       this.applied = await publish(this.ctx, observation, heartbeat, now);
+      const seen = this.nodeSeenDuringPublish;
+      this.nodeSeenDuringPublish = undefined;
+      if (seen && !this.ctx.api.knows(seen)) this.checkDrift(seen, this.applied);
       if (heartbeat.condition || heartbeat.report) this.lastHeartbeatWrite = now.getTime();
       this.metrics.recordPublished(this.applied.effective, this.applied.taint.refused !== undefined, this.now());
       if (this.failingSince) this.log.info({ decision: 'recovered', reason }, 'publishing works again');
@@ -199,10 +206,18 @@ export class Agent {
     this.schedule('heartbeat', next - this.now().getTime(), () => void this.requestPublish('heartbeat'));
   }
 
-  /** Someone changed the node: publish again if what virtgate owns no longer matches. */
   private onNodeEvent(node: V1Node): void {
-    const applied = this.applied;
-    if (!applied) return;
+    // Mid-publish the event may be our own write, and `applied` is about to change: a change
+    // someone makes then would otherwise be judged against the old state, or not at all.
+    if (this.publishing || !this.applied) {
+      this.nodeSeenDuringPublish = node;
+      return;
+    }
+    this.checkDrift(node, this.applied);
+  }
+
+  /** Someone changed the node: publish again if what virtgate owns no longer matches. */
+  private checkDrift(node: V1Node, applied: Applied): void {
     const labels = node.metadata?.labels ?? {};
     const taints = new Set((node.spec?.taints ?? []).map((taint) => taint.key));
     const condition = node.status?.conditions?.find((c) => c.type === CONDITION_TYPE);

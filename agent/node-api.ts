@@ -31,6 +31,9 @@ export class NodeApi {
   private readonly timeoutMs: number;
   private readonly observe: WriteObserver;
   private readonly pool: Promise<Dispatcher | undefined>;
+  private selectorMatch: { selector: string; labels: string; matches: boolean } | undefined;
+  /** resourceVersions of the Node this agent last read or wrote (a few), in arrival order. */
+  private readonly ownVersions: string[] = [];
 
   constructor(kc: KubeConfig, nodeName: string, timeoutMs: number, observe: WriteObserver) {
     // Without a pool, client-node falls back to one connection per request: slower, not wrong.
@@ -58,7 +61,22 @@ export class NodeApi {
   }
 
   async readNode(): Promise<V1Node> {
-    return this.core.readNode({ name: this.nodeName }, await this.options());
+    return this.remember(await this.core.readNode({ name: this.nodeName }, await this.options()));
+  }
+
+  /** Whether a watched Node is a version this agent read or wrote itself, not someone else's change. */
+  knows(node: V1Node): boolean {
+    const version = node.metadata?.resourceVersion;
+    return version !== undefined && this.ownVersions.includes(version);
+  }
+
+  private remember(node: V1Node): V1Node {
+    const version = node.metadata?.resourceVersion;
+    if (version !== undefined) {
+      this.ownVersions.push(version);
+      if (this.ownVersions.length > 16) this.ownVersions.shift();
+    }
+    return node;
   }
 
   /**
@@ -79,16 +97,18 @@ export class NodeApi {
       ...(change.taints ? { spec: { taints: change.taints } } : {}),
     };
     return this.write(kind, async () =>
-      this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch)),
+      this.remember(await this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch))),
     );
   }
 
   /** A strategic merge keyed by `type`: a plain merge patch would replace the kubelet's conditions. */
   patchCondition(condition: V1NodeCondition): Promise<V1Node> {
     return this.write('condition', async () =>
-      this.core.patchNodeStatus(
-        { name: this.nodeName, body: { status: { conditions: [condition] } } },
-        await this.options(PatchStrategy.StrategicMergePatch),
+      this.remember(
+        await this.core.patchNodeStatus(
+          { name: this.nodeName, body: { status: { conditions: [condition] } } },
+          await this.options(PatchStrategy.StrategicMergePatch),
+        ),
       ),
     );
   }
@@ -96,6 +116,22 @@ export class NodeApi {
   async listNodes(labelSelector: string): Promise<V1Node[]> {
     const list = await this.core.listNode({ ...(labelSelector ? { labelSelector } : {}) }, await this.options());
     return list.items;
+  }
+
+  /**
+   * Whether this node matches `labelSelector`. The API server answers (it owns selector syntax),
+   * and is asked again only when the node's labels change: a failing node outside the taint pool
+   * would otherwise LIST the pool on every probe cycle.
+   */
+  async nodeMatches(labelSelector: string, node: V1Node): Promise<boolean> {
+    if (!labelSelector) return true;
+    const labels = JSON.stringify(Object.entries(node.metadata?.labels ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    const known = this.selectorMatch;
+    if (known && known.selector === labelSelector && known.labels === labels) return known.matches;
+    const list = await this.core.listNode({ labelSelector, fieldSelector: `metadata.name=${this.nodeName}` }, await this.options());
+    const matches = list.items.length > 0;
+    this.selectorMatch = { selector: labelSelector, labels, matches };
+    return matches;
   }
 
   async readNodeValidation(): Promise<NodeValidation | undefined> {

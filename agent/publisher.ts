@@ -193,9 +193,11 @@ async function nextTaints(
   now: Date,
 ): Promise<{ taints: V1Taint[]; refused?: string }> {
   if (action.kind === 'remove') return { taints: withoutTaint(taints, action.key) };
+  const outside = { taints, refused: 'this node is outside the taint pool selector' };
+  if (!(await ctx.api.nodeMatches(ctx.taintConfig.poolSelector, node))) return outside;
   const pool = await poolOf(ctx);
   const self = node.metadata?.name ?? '';
-  if (!pool.some((member) => member.name === self)) return { taints, refused: 'this node is outside the taint pool selector' };
+  if (!pool.some((member) => member.name === self)) return outside;
   const guard = guardAllows(pool, self, ctx.taintConfig.maxShare);
   if (!guard.allowed) return { taints, refused: guard.reason };
   return { taints: withTaint(taints, action.taint, now) };

@@ -169,6 +169,8 @@ describe('virtgate agent against a real API server', () => {
     // A long interval: only the watch can explain a quick repair.
     const agent = await runAgent(node, ['--interval', '10m']);
     await published(node.name, 'true');
+    // Its own writes, seen through the watch, are not drift.
+    expect(agent.logs.filter((line) => line.decision === 'drift')).toEqual([]);
     await core.patchNode({ name: node.name, body: { metadata: { labels: { [keys.labels.ready]: null } } } }, mergePatch);
     await published(node.name, 'true');
     expect(agent.logs.some((line) => line.decision === 'drift')).toBe(true);
@@ -199,6 +201,31 @@ describe('virtgate agent against a real API server', () => {
     }
     const tainted = await Promise.all(nodes.map(async (n) => (await readNode(n.name)).spec?.taints?.find((t) => t.key === keys.notReadyTaint)));
     expect(tainted.filter(Boolean).every((t) => t?.effect === 'NoSchedule')).toBe(true);
+  });
+
+  it('asks whether a failing node is in the taint pool only when its labels change, and taints it once it joins', async () => {
+    const selector = 'pool.example.com/vm=joinable';
+    const node = await prepareNode('agent-outside', 'no-tun', { labels: { 'pool.example.com/vm': 'elsewhere' } });
+    const agent = await runAgent(node, ['--taint-policy', 'not-ready', '--taint-pool-selector', selector, '--taint-max-share', '1']);
+    await waitFor('the refusal in the report', async () => {
+      const report = await readReport(node.name).catch(() => undefined);
+      return report?.status?.taint.refused?.includes('outside the taint pool selector') ? report : undefined;
+    });
+    const probes = async () => metricValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
+    const before = await probes();
+    const mark = await cp.audit.mark();
+    await waitFor('two more probe cycles', async () => ((await probes()) >= before + 2 ? true : undefined), 40_000, 500);
+    const nodeLists = (await cp.audit.since(mark)).filter(
+      (event) =>
+        event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === node.name && event.verb === 'list' && event.objectRef?.resource === 'nodes',
+    );
+    expect(nodeLists).toEqual([]);
+    expect((await readNode(node.name)).spec?.taints?.some((t) => t.key === keys.notReadyTaint)).toBe(false);
+
+    await core.patchNode({ name: node.name, body: { metadata: { labels: { 'pool.example.com/vm': 'joinable' } } } }, mergePatch);
+    await waitFor('the taint once the node is in the pool', async () =>
+      (await readNode(node.name)).spec?.taints?.some((t) => t.key === keys.notReadyTaint) ? true : undefined, 40_000);
+    expect((await readNode(node.name)).spec?.taints).toEqual(expect.arrayContaining([expect.objectContaining(FOREIGN_TAINT)]));
   });
 
   it('lets the garbage collector delete the NodeValidation with its Node', async () => {
