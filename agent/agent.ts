@@ -166,7 +166,11 @@ export class Agent {
     // The publish reads the node first, so events from before now are superseded by that read.
     this.nodeSeenDuringPublish = undefined;
     try {
+      const refusedBefore = this.applied?.taint.refused;
       this.applied = await publish(this.ctx, observation, heartbeat, now);
+      const { refused } = this.applied.taint;
+      // Once per new reason, not every cycle: the report and the metric carry it meanwhile.
+      if (refused && refused !== refusedBefore) this.log.warn({ decision: 'taint-refused', reason: refused }, 'taint guard refused to taint this node');
       const seen = this.nodeSeenDuringPublish;
       this.nodeSeenDuringPublish = undefined;
       if (seen && !this.ctx.api.knows(seen)) this.checkDrift(seen, this.applied);

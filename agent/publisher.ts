@@ -170,7 +170,6 @@ async function applyTaintPolicy(ctx: PublishContext, initial: V1Node, effective:
       onFailedAttempt: ({ attemptNumber }) => log.debug({ attempt: attemptNumber }, 'taint update conflicted; retrying'),
     },
   );
-  if (refused) log.warn({ decision: 'taint-refused', reason: refused }, 'taint guard refused to taint this node');
   const taints = node.spec?.taints ?? [];
   const has = (key: string) => taints.some((t) => t.key === key);
   const applied = has(keys.notReadyTaint);

@@ -220,6 +220,8 @@ describe('virtgate agent against a real API server', () => {
         event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === node.name && event.verb === 'list' && event.objectRef?.resource === 'nodes',
     );
     expect(nodeLists).toEqual([]);
+    // Logged once, not on every cycle.
+    expect(agent.logs.filter((line) => line.decision === 'taint-refused')).toHaveLength(1);
     expect((await readNode(node.name)).spec?.taints?.some((t) => t.key === keys.notReadyTaint)).toBe(false);
 
     await core.patchNode({ name: node.name, body: { metadata: { labels: { 'pool.example.com/vm': 'joinable' } } } }, mergePatch);
