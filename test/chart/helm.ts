@@ -1,6 +1,6 @@
 /** Runs the real helm (built with the control plane) against the chart, and reads what it renders. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,8 +18,9 @@ export interface HelmOutcome {
   stderr: string;
 }
 
-/** Helm's own cache, config and data stay in a private temp dir, never the user's. */
-const HELM_HOME = mkdtempSync(path.join(tmpdir(), 'virtgate-helm-home-'));
+/** Helm's own cache, config and data stay in one temp dir of ours (reused by every run), never the user's. */
+const HELM_HOME = path.join(tmpdir(), 'virtgate-helm-home');
+mkdirSync(HELM_HOME, { recursive: true });
 
 export async function helm(binDir: string, args: string[], kubeconfig?: string): Promise<HelmOutcome> {
   try {
