@@ -8,7 +8,8 @@ source scripts/node24.sh
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
-[[ -f dist/cli/main.js ]] || npm run --silent build
+# -x, not -f: a build from before the bin was made executable needs redoing for npx to run it.
+[[ -x dist/cli/main.js ]] || npm run --silent build
 if ! command -v virt-host-validate >/dev/null 2>&1; then
   echo "note: virt-host-validate is not installed; virtgate's native checks run without it (apt-get install libvirt-clients adds it)." >&2
 fi
