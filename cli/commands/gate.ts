@@ -21,6 +21,7 @@ interface GateFlags {
   eolWarnDays: number;
   dataMaxAgeDays: number;
   requestTimeout: number;
+  calendarDate?: string;
   now?: Date;
 }
 
@@ -45,6 +46,7 @@ export function gateCommand(): Command {
     .addOption(new Option('--eol-warn-days <days>', 'tuple.kubernetes-eol warns this many days before end of life').default(D.eolWarnDays).argParser(Number))
     .addOption(new Option('--data-max-age-days <days>', 'tuple.data-fresh warns when the version data is older').default(D.dataMaxAgeDays).argParser(Number))
     .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(15, '15s').argParser(durationSeconds))
+    .addOption(new Option('--calendar-date <YYYY-MM-DD>', 'judge the version calendar (support windows, end of life, data age) as of this UTC day instead of today; report ages still use the clock'))
     .addOption(new Option('--now <time>', 'testing only: evaluate as of this time').argParser(instant).hideHelp())
     .addHelpText(
       'after',
@@ -68,6 +70,7 @@ async function runGate(flags: GateFlags): Promise<number> {
       eolWarnDays: flags.eolWarnDays,
       dataMaxAgeDays: flags.dataMaxAgeDays,
       requestTimeoutSeconds: flags.requestTimeout,
+      calendarDate: flags.calendarDate,
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
