@@ -38,3 +38,19 @@ describe('the virtgate bin in a built checkout', () => {
     expect(stdout.trim()).toBe(pkg.version);
   });
 });
+
+describe('the virtgate bin on an older Node.js', () => {
+  it('says in one line that it needs Node.js 24, before any library loads, and exits 2', async () => {
+    // The real Node 20 fails inside a library while loading ("TEXT_ENCODINGS.union is not a
+    // function"); here Node 24 reports itself as 20, which reaches the same first line of the bin.
+    const posing = 'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.20.2"}})';
+    const outcome = await promisify(execFile)(process.execPath, ['--import', posing, path.join(root, 'dist/cli/main.js'), 'check', '--json'], { cwd: root }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/^virtgate: needs Node\.js 24 or newer; this is Node\.js 20\.20\.2 \(.+\)\. Install Node\.js 24 .*\n$/);
+    expect(outcome.stderr.split('\n')).toHaveLength(2);
+  });
+});
