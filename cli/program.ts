@@ -1,7 +1,7 @@
 /** The virtgate command line: one subcommand per program, each loaded only when it runs. */
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { EXIT, UsageError } from './usage-error.ts';
+import { ClusterUnreachableError, EXIT, UsageError } from './usage-error.ts';
 
 /** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
 const ONE_LINE_ERRORS = {
@@ -55,6 +55,11 @@ export async function main(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every parse error has already been printed as one line.
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (error instanceof ClusterUnreachableError) {
+      process.stderr.write(`virtgate: ${firstLine(error.message)}\n`);
+      process.exitCode = EXIT.cluster;
       return;
     }
     if (error instanceof UsageError) {

@@ -69,7 +69,7 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: config.kubeconfig }), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { component: 'aggregator' });
   const aggregator = new Aggregator({ kc, config, data, log });
   let address: string;

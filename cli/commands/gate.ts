@@ -9,10 +9,11 @@ import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { durationSeconds, positiveNumber } from '../parse-options.ts';
 import { paint } from '../render/colour.ts';
-import { asUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
 
 interface GateFlags {
   kubeconfig?: string;
+  context?: string;
   json: boolean;
   versions: string;
   prefix: string;
@@ -37,7 +38,8 @@ function instant(value: string): Date {
 export function gateCommand(): Command {
   return new Command('gate')
     .description('evaluate the runtime validation gate against a cluster, once (no watch): for CI before a VM migration or an upgrade')
-    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster ServiceAccount, then KUBECONFIG)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, then ~/.kube/config, then the in-cluster ServiceAccount, as kubectl)')
+    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
     .option('--json', 'print the gate report as JSON', false)
     .option('--versions <file>', 'version data file (support matrix, CDI pairing, EOL dates)', D.versionsFile)
     .addOption(new Option('--prefix <domain>', 'the label prefix the agents use').default(D.prefix).env('VIRTGATE_PREFIX'))
@@ -50,7 +52,7 @@ export function gateCommand(): Command {
     .addOption(new Option('--now <time>', 'testing only: evaluate as of this time').argParser(instant).hideHelp())
     .addHelpText(
       'after',
-      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input or the cluster cannot be read.\n' +
+      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input (flags, kubeconfig, version data), 4 the cluster could not be reached or read (retry).\n' +
         'Example: virtgate gate --kubeconfig ~/.kube/prod --json | jq \'.checks[] | select(.status != "pass")\'',
     )
     .action(async (flags: GateFlags) => {
@@ -78,9 +80,9 @@ async function runGate(flags: GateFlags): Promise<number> {
   const data = await loadVersionData(settings.versionsFile).catch((error: unknown) => {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;
   });
-  const kc = await asUsageError(() => loadKubeConfig(settings.kubeconfig), 'cannot load the kubeconfig (pass --kubeconfig PATH)');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: settings.kubeconfig, context: flags.context }), 'cannot load the kubeconfig');
   const snapshot = await listClusterOnce(kc, { requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }).catch((error: unknown) => {
-    throw error instanceof ClusterReadError ? new UsageError(error.message) : error;
+    throw error instanceof ClusterReadError ? new ClusterUnreachableError(error.message) : error;
   });
   // The CLI reads the clock; the evaluation itself is pure.
   const report = gate(snapshot, data, gateConfigOf(settings), flags.now ?? new Date());
