@@ -19,6 +19,8 @@ const cp = useControlPlane();
 let admin: KubeConfig;
 let proc: AggregatorProcess | undefined;
 const READY = { 'virtgate.io/ready': 'true' };
+/** The day the version calendar is judged on: the expectations below were written for it. */
+const CALENDAR_DATE = '2026-12-02';
 const secondsAgo = (seconds: number, from = new Date()) => new Date(from.getTime() - seconds * 1000);
 
 beforeAll(async () => {
@@ -46,7 +48,8 @@ async function json(pathname: string): Promise<{ status: number; body: unknown; 
 
 describe('virtgate aggregator (a real process)', () => {
   it('serves JSON that matches its documented schemas', async () => {
-    proc = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig]);
+    // The calendar is judged as of the day the expectations below were written for.
+    proc = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig, '--calendar-date', CALENDAR_DATE]);
     await waitFor('/readyz', async () => ((await proc?.get('/readyz'))?.status === 200 ? true : undefined));
     const gate = await waitFor('the report to cover the four nodes', async () => {
       const { body } = await json('/api/v1/gate');

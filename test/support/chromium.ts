@@ -30,7 +30,10 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium is not at ${CHROMIUM}: install Debian chromium (apt-get install chromium); this test never downloads a browser`);
   }
   const profile = await mkdtemp(path.join(os.tmpdir(), 'virtgate-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 1000 } });
+  // Chromium keeps the real clock: libfaketime, preloaded by the calendar run
+  // (scripts/test-calendar.sh), breaks its crash handler even where it fakes nothing.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'LD_PRELOAD' && !key.startsWith('FAKETIME'))) as Record<string, string>;
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, env, viewport: { width: 1400, height: 1000 } });
   return {
     context,
     close: async () => {
