@@ -24,6 +24,7 @@ const facts = {
   nested: { kvmIntel: null, kvmAmd: null },
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
+  hugepages: { state: 'unknown', reason: 'x' },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

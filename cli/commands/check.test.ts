@@ -51,6 +51,7 @@ const REPORT = z
         nested: z.object({ kvmIntel: z.string().nullable(), kvmAmd: z.string().nullable() }).strict(),
         cgroup: observation,
         iommu: observation,
+        hugepages: observation,
       })
       .strict(),
   })

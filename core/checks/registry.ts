@@ -2,6 +2,7 @@ import { cgroupFamily } from './cgroup.ts';
 import { cpuFamily } from './cpu.ts';
 import { devicesFamily } from './devices.ts';
 import type { ProbeContext } from './family.ts';
+import { hugepagesFamily } from './hugepages.ts';
 import { iommuFamily } from './iommu.ts';
 import { kernelFamily } from './kernel.ts';
 import { modulesFamily } from './modules.ts';
@@ -21,6 +22,7 @@ export const FAMILIES = [
   cgroupFamily,
   iommuFamily,
   vhvFamily,
+  hugepagesFamily,
 ] as const;
 
 type Family = (typeof FAMILIES)[number];
