@@ -37,7 +37,7 @@ const REQUIRED_CONTROLLERS: Record<1 | 2, string[]> = {
   2: ['cpu', 'cpuset', 'memory'],
 };
 
-export function evaluateCgroup(cgroup: Observation<CgroupFacts>): CheckResultOf<CgroupCheckId> {
+function evaluateCgroup(cgroup: Observation<CgroupFacts>): CheckResultOf<CgroupCheckId> {
   const id = 'cgroup';
   if (cgroup.state === 'unknown') return { id, status: 'error', message: cgroup.reason };
   const { version, controllers } = cgroup.value;

@@ -12,13 +12,13 @@ export interface CpuFamilyFacts {
   cpu: Observation<CpuFacts>;
 }
 
-export async function probeCpu({ hostRoot }: ProbeContext): Promise<CpuFamilyFacts> {
+async function probeCpu({ hostRoot }: ProbeContext): Promise<CpuFamilyFacts> {
   const read = await readHostFile(hostRoot, 'proc/cpuinfo');
   if (read.state !== 'ok') return { cpu: { state: 'unknown', reason: describeRead('proc/cpuinfo', read) } };
   return { cpu: parseCpuinfo(read.text) };
 }
 
-export function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<CpuCheckId> {
+function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<CpuCheckId> {
   const id = 'cpu.virtualization';
   if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
   const { arch, vendor, model, vmx, svm } = cpu.value;

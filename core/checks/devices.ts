@@ -186,7 +186,7 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
   }
 }
 
-export async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
+async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
   const [kvm, tun, vhostNet] = await Promise.all([
     probeDevice(hostRoot, devices.kvm),
     probeDevice(hostRoot, devices.tun),

@@ -31,7 +31,7 @@ async function probeIommu(hostRoot: string): Promise<Observation<IommuFacts>> {
   };
 }
 
-export function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheckId> {
+function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheckId> {
   const id = 'iommu';
   if (iommu.state === 'unknown') return { id, status: 'error', message: iommu.reason };
   const observed = { groups: iommu.value.groups, units: iommu.value.units };

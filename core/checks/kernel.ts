@@ -27,7 +27,7 @@ async function probeKernelRelease(hostRoot: string): Promise<Observation<string>
   return { state: 'ok', value: release };
 }
 
-export function evaluateKernelVersion(release: Observation<string>, minKernel: string): CheckResultOf<KernelCheckId> {
+function evaluateKernelVersion(release: Observation<string>, minKernel: string): CheckResultOf<KernelCheckId> {
   const id = 'kernel.version';
   if (release.state === 'unknown') return { id, status: 'error', message: release.reason };
   const version = semver.coerce(release.value);

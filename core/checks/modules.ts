@@ -76,7 +76,7 @@ const opens = (device: DeviceFacts): boolean => device.state === 'present' && de
  * Modules are only a hint: a built-in module without parameters is invisible in both
  * proc/modules and sys/module, so a device that opens counts as proof its driver is there.
  */
-export function evaluateModules(
+function evaluateModules(
   modules: Observation<ModuleFacts>,
   cpu: Observation<CpuFacts>,
   devices: DevicesFamilyFacts,
@@ -104,7 +104,7 @@ export function evaluateModules(
   };
 }
 
-export function evaluateNested(cpu: Observation<CpuFacts>, nested: NestedFacts): CheckResultOf<ModulesCheckId> {
+function evaluateNested(cpu: Observation<CpuFacts>, nested: NestedFacts): CheckResultOf<ModulesCheckId> {
   const id = 'kvm.nested';
   if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
   const parameter = nested.kvmIntel ?? nested.kvmAmd;
@@ -123,7 +123,7 @@ export function evaluateNested(cpu: Observation<CpuFacts>, nested: NestedFacts):
   return { id, status: 'pass', message: 'bare metal', observed };
 }
 
-export async function probeModules({ hostRoot }: ProbeContext): Promise<ModulesFamilyFacts> {
+async function probeModules({ hostRoot }: ProbeContext): Promise<ModulesFamilyFacts> {
   const [modules, nested] = await Promise.all([probeLoadedModules(hostRoot), probeNested(hostRoot)]);
   return { modules, nested };
 }

@@ -21,7 +21,7 @@ async function probeOsRelease(hostRoot: string): Promise<Observation<OsRelease>>
   return parseOsRelease(read.text);
 }
 
-export function evaluateUserland(os: Observation<OsRelease>): CheckResultOf<OsCheckId> {
+function evaluateUserland(os: Observation<OsRelease>): CheckResultOf<OsCheckId> {
   const id = 'os.userland';
   if (os.state === 'unknown') return { id, status: 'error', message: os.reason };
   const { id: osId, prettyName, idLike } = os.value;
