@@ -18,6 +18,11 @@ export const aggregatorConfigSchema = z.object({
   eolWarnDays: z.number().int().min(0).max(3650),
   dataMaxAgeDays: z.number().int().min(1).max(3650),
   requestTimeoutSeconds: z.number().min(1).max(300),
+  calendarDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD')
+    .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a calendar day')
+    .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']),
 });
 
@@ -46,6 +51,7 @@ const SETTING_NAMES: Record<string, string> = {
   eolWarnDays: '--eol-warn-days',
   dataMaxAgeDays: '--data-max-age-days',
   requestTimeoutSeconds: '--request-timeout',
+  calendarDate: '--calendar-date',
   logLevel: '--log-level',
 };
 
@@ -59,6 +65,7 @@ export const gateSettingsSchema = aggregatorConfigSchema.pick({
   eolWarnDays: true,
   dataMaxAgeDays: true,
   requestTimeoutSeconds: true,
+  calendarDate: true,
 });
 
 export type GateSettings = z.infer<typeof gateSettingsSchema>;
@@ -81,12 +88,13 @@ export function parseGateSettings(input: unknown): GateSettings {
 }
 
 /** The gate's knobs out of the process settings. */
-export function gateConfigOf(config: Pick<AggregatorConfig, 'minReady' | 'staleAfterSeconds' | 'dataMaxAgeDays' | 'eolWarnDays' | 'prefix'>): GateConfig {
+export function gateConfigOf(config: Pick<AggregatorConfig, 'minReady' | 'staleAfterSeconds' | 'dataMaxAgeDays' | 'eolWarnDays' | 'prefix' | 'calendarDate'>): GateConfig {
   return {
     minReady: config.minReady,
     staleAfterSeconds: config.staleAfterSeconds,
     dataMaxAgeDays: config.dataMaxAgeDays,
     eolWarnDays: config.eolWarnDays,
     prefix: config.prefix,
+    ...(config.calendarDate ? { calendarDate: config.calendarDate } : {}),
   };
 }

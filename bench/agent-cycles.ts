@@ -21,7 +21,7 @@ const config = parseAgentConfig({
   taint: { ...AGENT_DEFAULTS.taint },
   logLevel: 'warn',
 });
-const agent = new Agent(config, loadKubeConfig(kubeconfig), createLogger('warn', { node: nodeName ?? '' }));
+const agent = new Agent(config, loadKubeConfig({ kubeconfig }), createLogger('warn', { node: nodeName ?? '' }));
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 for (let cycle = 1; cycle <= Number(total); cycle += 1) {

@@ -1,21 +1,56 @@
 import { execFile } from 'node:child_process';
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // The README's quick start runs the installed bin (`npx virtgate check`), not cli/main.ts.
 const root = path.resolve(import.meta.dirname, '..');
+const BUILT_FOLDERS = ['cli', 'core', 'agent', 'aggregator'];
+
+/** The newest modification time of the TypeScript sources the build compiles. */
+async function newestSource(): Promise<{ file: string; mtimeMs: number }> {
+  let newest = { file: '', mtimeMs: 0 };
+  for (const folder of BUILT_FOLDERS) {
+    for (const entry of await readdir(path.join(root, folder), { recursive: true })) {
+      if (!entry.endsWith('.ts') || entry.endsWith('.test.ts')) continue;
+      const file = path.join(folder, entry);
+      const { mtimeMs } = await stat(path.join(root, file));
+      if (mtimeMs > newest.mtimeMs) newest = { file, mtimeMs };
+    }
+  }
+  return newest;
+}
 
 describe('the virtgate bin in a built checkout', () => {
-  it('is executable and answers through npx, as the quick start runs it', async () => {
+  it('is executable, built from the current sources, and answers through npx, as the quick start runs it', async () => {
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string; bin: { virtgate: string } };
     const bin = path.join(root, pkg.bin.virtgate);
     await access(bin).catch(() => {
-      throw new Error(`${pkg.bin.virtgate} is missing: run \`npm run build\` (npm ci does it) before the tests`);
+      throw new Error(`${pkg.bin.virtgate} is missing: run \`npm run build\` (npm test does it first) before the tests`);
     });
+    // npm test builds before vitest runs; a bare `vitest run` after an edit would test stale code.
+    const built = (await stat(bin)).mtimeMs;
+    const source = await newestSource();
+    expect(built, `${pkg.bin.virtgate} is older than ${source.file}: run \`npm run build\` (npm test does it first)`).toBeGreaterThanOrEqual(source.mtimeMs);
     await expect(access(bin, constants.X_OK), `${pkg.bin.virtgate} must be executable (npm run build sets it)`).resolves.toBeUndefined();
     const { stdout } = await promisify(execFile)('npx', ['--no-install', 'virtgate', '--version'], { cwd: root });
     expect(stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe('the virtgate bin on an older Node.js', () => {
+  it('says in one line that it needs Node.js 24, before any library loads, and exits 2', async () => {
+    // The real Node 20 fails inside a library while loading ("TEXT_ENCODINGS.union is not a
+    // function"); here Node 24 reports itself as 20, which reaches the same first line of the bin.
+    const posing = 'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.20.2"}})';
+    const outcome = await promisify(execFile)(process.execPath, ['--import', posing, path.join(root, 'dist/cli/main.js'), 'check', '--json'], { cwd: root }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/^virtgate: needs Node\.js 24 or newer; this is Node\.js 20\.20\.2 \(.+\)\. Install Node\.js 24 .*\n$/);
+    expect(outcome.stderr.split('\n')).toHaveLength(2);
   });
 });

@@ -1,71 +1,11 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { EXIT, UsageError } from './usage-error.ts';
-
-/** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
-const ONE_LINE_ERRORS = {
-  outputError: (message: string, write: (text: string) => void) => write(`${message.trim().split('\n').join(' ')}\n`),
-};
-
-/**
- * Each subcommand is imported only when it runs: the cluster commands load
- * @kubernetes/client-node, which would more than double `virtgate check`'s start-up time and memory.
- */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  check: async () => (await import('./commands/check.ts')).checkCommand(),
-  tuple: async () => (await import('./commands/tuple.ts')).tupleCommand(),
-  agent: async () => (await import('./commands/agent.ts')).agentCommand(),
-  aggregator: async () => (await import('./commands/aggregator.ts')).aggregatorCommand(),
-  gate: async () => (await import('./commands/gate.ts')).gateCommand(),
-  prune: async () => (await import('./commands/prune.ts')).pruneCommand(),
-};
-
-async function buildProgram(argv: string[]): Promise<Command> {
-  const program = new Command('virtgate')
-    .description('Which nodes can really run KubeVirt VMs, and is this cluster ready for them?')
-    .version(VIRTGATE_VERSION)
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput(ONE_LINE_ERRORS);
-  const requested = argv[2];
-  // `virtgate --help`, a typo (for "did you mean"), or no command at all: load them all.
-  const names = requested !== undefined && Object.hasOwn(COMMANDS, requested) ? [requested] : Object.keys(COMMANDS);
-  for (const name of names) {
-    const load = COMMANDS[name];
-    if (load) program.addCommand(await load());
-  }
-  // addCommand() does not pass settings down, so each subcommand gets them here.
-  for (const command of program.commands) command.exitOverride().configureOutput(ONE_LINE_ERRORS);
-  return program;
+// No static imports: on an older Node.js the libraries fail while loading, with errors that do not
+// say why (Node 20: "TEXT_ENCODINGS.union is not a function"). The version is checked first.
+const REQUIRED_MAJOR = 24;
+const major = Number(process.versions.node.split('.')[0]);
+if (major < REQUIRED_MAJOR) {
+  process.stderr.write(`virtgate: needs Node.js ${REQUIRED_MAJOR} or newer; this is Node.js ${process.versions.node} (${process.execPath}). Install Node.js ${REQUIRED_MAJOR} (scripts/node24.sh does it) and run again.\n`);
+  process.exitCode = 2;
+} else {
+  await (await import('./program.ts')).main(process.argv);
 }
-
-/**
- * Messages from libraries can span lines (the YAML parser appends a code frame to a kubeconfig
- * that is not YAML); the promise is one line on stderr, and the first line says what is wrong.
- */
-function firstLine(message: string): string {
-  return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? message;
-}
-
-async function main(argv: string[]): Promise<void> {
-  try {
-    await (await buildProgram(argv)).parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version exit 0; every parse error has already been printed as one line.
-      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-      return;
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`virtgate: ${firstLine(error.message)}\n`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    process.stderr.write(`virtgate: internal error: ${firstLine(error instanceof Error ? error.message : String(error))}\n`);
-    if (process.env.VIRTGATE_DEBUG) console.error(error);
-    process.exitCode = EXIT.usage;
-  }
-}
-
-await main(process.argv);

@@ -5,7 +5,12 @@ export const EXIT = {
   ok: 0,
   notReady: 1,
   usage: 2,
+  /** The cluster could not be reached or read (network, TLS, auth, API errors): worth a retry. */
+  cluster: 4,
 } as const;
+
+/** The cluster could not be reached or read: printed as one line on stderr, exit code 4. */
+export class ClusterUnreachableError extends Error {}
 
 /** Runs a setup step whose failure is the user's to fix (a bad file, a bad setting) as a UsageError. */
 export async function asUsageError<T>(step: () => T | Promise<T>, context = ''): Promise<T> {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns } from '../../test/support/fuzz-runs.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
 import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../testing/cluster-fixtures.ts';
@@ -15,7 +16,7 @@ import { GATE_CHECK_IDS, GATE_STATUSES, type GateReport, worstStatus } from './t
  */
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 /** VIRTGATE_FUZZ_RUNS raises the count for a deeper local run; the default stays modest. */
-const RUNS = Number(process.env.VIRTGATE_FUZZ_RUNS ?? 150);
+const RUNS = fuzzRuns(150);
 
 /** Anything JSON-ish and worse: null prototypes, odd keys, big numbers, nested junk. */
 const junk = fc.anything({ maxDepth: 3, maxKeys: 5, withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withBigInt: true, withDate: true });

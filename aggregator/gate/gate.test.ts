@@ -64,6 +64,22 @@ describe('gate: the version tuple', () => {
     expect(report).toMatchObject({ result: 'warn', exitCode: 3 });
   });
 
+  it('judges the calendar as of the configured calendar date, while report ages keep the evaluation time', () => {
+    // Evaluated two years after the fixtures' date, with the calendar pinned to it: the same verdict.
+    const later = new Date('2028-12-02T12:00:00Z');
+    const pinned = run({ serverGitVersion: 'v1.35.2-eks-4f2a9b1' }, { calendarDate: '2026-12-02', staleAfterSeconds: 3 * 365 * 86_400 }, later);
+    expect(check(pinned, 'tuple.kubernetes-eol').message).toBe('Kubernetes 1.35 reaches end of life on 2027-02-28 (inferred date), in 88 days; plan the upgrade');
+    expect(check(pinned, 'tuple.data-fresh').status).toBe('pass');
+    expect(pinned.evaluatedAt).toBe('2028-12-02T12:00:00.000Z');
+    // Without the pin, the same cluster on that day is past end of life and its data is old.
+    const unpinned = run({ serverGitVersion: 'v1.35.2-eks-4f2a9b1' }, { staleAfterSeconds: 3 * 365 * 86_400 }, later);
+    expect(check(unpinned, 'tuple.kubernetes-eol').status).toBe('fail');
+    expect(check(unpinned, 'tuple.data-fresh').status).toBe('warn');
+    // Report ages follow the evaluation time, not the calendar date: two years old is stale by default.
+    const stale = run({}, { calendarDate: '2026-12-02' }, later);
+    expect(stale.readiness.counts.unknown).toBe(3);
+  });
+
   it('follows the configured warning window', () => {
     expect(check(run({ serverGitVersion: 'v1.35.2' }, { eolWarnDays: 30 }), 'tuple.kubernetes-eol').status).toBe('pass');
   });

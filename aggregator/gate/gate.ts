@@ -34,7 +34,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
   const readiness = summariseReadiness(model, assessed);
   const nodes = assessed.nodes;
   const versions = clusterVersions(model);
-  const tuple = evaluateTuple(versions, data, config, now);
+  const tuple = evaluateTuple(versions, data, config, config.calendarDate ? new Date(`${config.calendarDate}T00:00:00Z`) : now);
   const checks: GateCheck[] = [
     ...tuple.checks,
     guarded('kubevirt.deployed', () => checkKubeVirtDeployed(model.kubevirt)),

@@ -12,6 +12,12 @@ export interface GateConfig {
   eolWarnDays: number;
   /** The label prefix the agents use (core/kube/names.ts). */
   prefix: string;
+  /**
+   * Judge the version calendar (support windows, end of life, data age) as of this UTC day
+   * (YYYY-MM-DD) instead of the evaluation time: to plan an upgrade, and so tests do not depend
+   * on today's date. Report ages always use the evaluation time.
+   */
+  calendarDate?: string;
 }
 
 export const DEFAULT_GATE_CONFIG: GateConfig = {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns } from '../../test/support/fuzz-runs.ts';
 import { evaluateGate, gate } from '../gate/gate.ts';
 import { modelOf } from '../model/cluster.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
@@ -12,7 +13,7 @@ import { keepNode, keepReport } from './keep.ts';
 import { objectKey, projectCrd, projectNode, projectReport } from './project.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
-const RUNS = Number(process.env.VIRTGATE_FUZZ_RUNS ?? 150);
+const RUNS = fuzzRuns(150);
 
 function projected(snapshot: ClusterSnapshot): ClusterSnapshot {
   return { ...snapshot, nodes: snapshot.nodes.map(projectNode), nodeValidations: snapshot.nodeValidations.map(projectReport) };

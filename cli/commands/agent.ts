@@ -106,7 +106,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: config.kubeconfig }), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { node: config.nodeName });
   const agent = new Agent(config, kc, log);
   try {

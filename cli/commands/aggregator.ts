@@ -19,6 +19,7 @@ interface AggregatorFlags {
   eolWarnDays: number;
   dataMaxAgeDays: number;
   requestTimeout: number;
+  calendarDate?: string;
   logLevel: string;
 }
 
@@ -38,6 +39,7 @@ export function aggregatorCommand(): Command {
     .addOption(new Option('--eol-warn-days <days>', 'tuple.kubernetes-eol warns this many days before end of life').default(D.eolWarnDays).argParser(Number))
     .addOption(new Option('--data-max-age-days <days>', 'tuple.data-fresh warns when the version data is older').default(D.dataMaxAgeDays).argParser(Number))
     .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(D.requestTimeoutSeconds, '30s').argParser(durationSeconds))
+    .addOption(new Option('--calendar-date <YYYY-MM-DD>', 'judge the version calendar (support windows, end of life, data age) as of this UTC day instead of today; report ages still use the clock'))
     .addOption(new Option('--log-level <level>', 'fatal | error | warn | info | debug | trace').default(D.logLevel).env('VIRTGATE_LOG_LEVEL'))
     .addHelpText('after', '\nRead-only: needs get, list and watch on nodes, nodevalidations, kubevirts, cdis and customresourcedefinitions.\nExit codes: 0 after SIGTERM/SIGINT, 2 on a bad setting (one line on stderr).')
     .action(async (flags: AggregatorFlags) => {
@@ -60,13 +62,14 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
       eolWarnDays: flags.eolWarnDays,
       dataMaxAgeDays: flags.dataMaxAgeDays,
       requestTimeoutSeconds: flags.requestTimeout,
+      calendarDate: flags.calendarDate,
       logLevel: flags.logLevel,
     });
     data = await loadVersionData(config.versionsFile);
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: config.kubeconfig }), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { component: 'aggregator' });
   const aggregator = new Aggregator({ kc, config, data, log });
   let address: string;

@@ -9,10 +9,11 @@ import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { durationSeconds, positiveNumber } from '../parse-options.ts';
 import { paint } from '../render/colour.ts';
-import { asUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
 
 interface GateFlags {
   kubeconfig?: string;
+  context?: string;
   json: boolean;
   versions: string;
   prefix: string;
@@ -21,6 +22,7 @@ interface GateFlags {
   eolWarnDays: number;
   dataMaxAgeDays: number;
   requestTimeout: number;
+  calendarDate?: string;
   now?: Date;
 }
 
@@ -36,7 +38,8 @@ function instant(value: string): Date {
 export function gateCommand(): Command {
   return new Command('gate')
     .description('evaluate the runtime validation gate against a cluster, once (no watch): for CI before a VM migration or an upgrade')
-    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster ServiceAccount, then KUBECONFIG)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, then ~/.kube/config, then the in-cluster ServiceAccount, as kubectl)')
+    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
     .option('--json', 'print the gate report as JSON', false)
     .option('--versions <file>', 'version data file (support matrix, CDI pairing, EOL dates)', D.versionsFile)
     .addOption(new Option('--prefix <domain>', 'the label prefix the agents use').default(D.prefix).env('VIRTGATE_PREFIX'))
@@ -45,10 +48,11 @@ export function gateCommand(): Command {
     .addOption(new Option('--eol-warn-days <days>', 'tuple.kubernetes-eol warns this many days before end of life').default(D.eolWarnDays).argParser(Number))
     .addOption(new Option('--data-max-age-days <days>', 'tuple.data-fresh warns when the version data is older').default(D.dataMaxAgeDays).argParser(Number))
     .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(15, '15s').argParser(durationSeconds))
+    .addOption(new Option('--calendar-date <YYYY-MM-DD>', 'judge the version calendar (support windows, end of life, data age) as of this UTC day instead of today; report ages still use the clock'))
     .addOption(new Option('--now <time>', 'testing only: evaluate as of this time').argParser(instant).hideHelp())
     .addHelpText(
       'after',
-      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input or the cluster cannot be read.\n' +
+      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input (flags, kubeconfig, version data), 4 the cluster could not be reached or read (retry).\n' +
         'Example: virtgate gate --kubeconfig ~/.kube/prod --json | jq \'.checks[] | select(.status != "pass")\'',
     )
     .action(async (flags: GateFlags) => {
@@ -68,6 +72,7 @@ async function runGate(flags: GateFlags): Promise<number> {
       eolWarnDays: flags.eolWarnDays,
       dataMaxAgeDays: flags.dataMaxAgeDays,
       requestTimeoutSeconds: flags.requestTimeout,
+      calendarDate: flags.calendarDate,
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -75,9 +80,9 @@ async function runGate(flags: GateFlags): Promise<number> {
   const data = await loadVersionData(settings.versionsFile).catch((error: unknown) => {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;
   });
-  const kc = await asUsageError(() => loadKubeConfig(settings.kubeconfig), 'cannot load the kubeconfig (pass --kubeconfig PATH)');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: settings.kubeconfig, context: flags.context }), 'cannot load the kubeconfig');
   const snapshot = await listClusterOnce(kc, { requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }).catch((error: unknown) => {
-    throw error instanceof ClusterReadError ? new UsageError(error.message) : error;
+    throw error instanceof ClusterReadError ? new ClusterUnreachableError(error.message) : error;
   });
   // The CLI reads the clock; the evaluation itself is pure.
   const report = gate(snapshot, data, gateConfigOf(settings), flags.now ?? new Date());

@@ -10,6 +10,7 @@ import { asUsageError, EXIT, UsageError } from '../usage-error.ts';
 interface PruneFlags {
   prefix: string;
   kubeconfig?: string;
+  context?: string;
   dryRun: boolean;
   requestTimeout: number;
 }
@@ -18,14 +19,15 @@ export function pruneCommand(): Command {
   return new Command('prune')
     .description('remove everything virtgate put on nodes: its labels, taints, annotation and condition, and every NodeValidation')
     .addOption(new Option('--prefix <domain>', 'prefix of the label, annotation and taint keys').default(DEFAULT_PREFIX).env('VIRTGATE_PREFIX'))
-    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster ServiceAccount, then KUBECONFIG)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, then ~/.kube/config, then the in-cluster ServiceAccount, as kubectl)')
+    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
     .option('--dry-run', 'say what would be removed; the server checks each write and discards it', false)
     .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(15, '15s').argParser(durationSeconds))
     .addHelpText(
       'after',
       '\nOnly keys the ownership annotation (<prefix>/owned) records as virtgate\'s are removed; a foreign\n' +
         'label or taint is never touched. Safe to run again.\n' +
-        'Exit codes: 0 done (or nothing to do), 1 something could not be removed, 2 bad input.',
+        'Exit codes: 0 done (or nothing to do), 1 something could not be removed, 2 bad input, 4 the cluster could not be reached or read (retry).',
     )
     .action(async (flags: PruneFlags) => {
       process.exitCode = await runPrune(flags);
@@ -34,7 +36,7 @@ export function pruneCommand(): Command {
 
 async function runPrune(flags: PruneFlags): Promise<number> {
   if (!isValidPrefix(flags.prefix)) throw new UsageError(`--prefix: ${flags.prefix} must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io`);
-  const kc = await asUsageError(() => loadKubeConfig(flags.kubeconfig), 'cannot load the kubeconfig');
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: flags.kubeconfig, context: flags.context }), 'cannot load the kubeconfig');
   const api = new PruneApi(kc, flags.requestTimeout * 1000, flags.dryRun);
   let result: PruneResult;
   try {
@@ -42,7 +44,7 @@ async function runPrune(flags: PruneFlags): Promise<number> {
   } catch (error) {
     const failure = apiFailure(error);
     process.stderr.write(`virtgate prune: cannot list nodes: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}\n`);
-    return EXIT.notReady;
+    return EXIT.cluster;
   }
   process.stdout.write(renderPrune(result));
   const failures = result.nodes.filter((node) => node.result === 'failed').length + result.nodeValidations.failed.length;

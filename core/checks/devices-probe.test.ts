@@ -4,10 +4,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISC_MAJOR, servedMiscMinor, unservedMiscMinor } from '../../test/hosts/misc-devices.ts';
 import { tempDir } from '../../test/hosts/paths.ts';
 import { evalWithout } from '../../test/hosts/privileges.ts';
 import { DEVICE_SPECS, type DeviceSpec, parseDeviceOverrides } from './device-numbers.ts';
-import { probeDevice } from './devices.ts';
+import { DEVICE_RULES, evaluateDevice, probeDevice } from './devices.ts';
 
 const run = promisify(execFile);
 const DEVICES_TS = path.join(import.meta.dirname, 'devices.ts');
@@ -109,10 +110,33 @@ describe('probeDevice', () => {
     });
   });
 
-  it('records ENODEV for a real 10:232 kvm node whose driver is absent, as on this machine', async () => {
+  it('records ENODEV for a misc node whose driver is absent (a minor /proc/misc does not list)', async () => {
+    const dir = await host();
+    const minor = unservedMiscMinor();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
+    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
+    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ENODEV' });
+  });
+
+  it('opens a misc node whose driver this kernel serves (a minor /proc/misc lists)', async () => {
+    const dir = await host();
+    // tun: every host the tests run on serves it, and opening it without an ioctl creates nothing.
+    const minor = servedMiscMinor('tun');
+    if (minor === undefined) throw new Error('/proc/misc lists no tun driver: load the tun module (modprobe tun); the tests need /dev/net/tun');
+    await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
+    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
+    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ok' });
+  });
+
+  it('a real 10:232 node behaves as /proc/misc says: it opens where a KVM driver is loaded, ENODEV where none is', async () => {
     const dir = await host();
     await mknod(path.join(dir, 'dev/kvm'), 'c', 10, 232);
-    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ kind: 'char', major: 10, minor: 232, overridden: false, open: 'ENODEV' });
+    const facts = await probeDevice(dir, DEVICE_SPECS.kvm);
+    const served = servedMiscMinor('kvm') === 232;
+    expect(facts).toMatchObject({ kind: 'char', major: 10, minor: 232, overridden: false, open: served ? 'ok' : 'ENODEV' });
+    const check = evaluateDevice(facts, DEVICE_RULES.kvm);
+    expect(check.status).toBe(served ? 'pass' : 'fail');
+    expect(check.message).toBe(served ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm exists but its driver is not loaded (open: ENODEV)');
   });
 
   it('opens a stand-in node under the override and says so', async () => {

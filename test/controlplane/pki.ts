@@ -20,11 +20,18 @@ async function openssl(args: string[], cwd: string): Promise<void> {
   await run('openssl', args, { cwd });
 }
 
+/**
+ * Three years: \`npm run test:calendar\` runs tests with the clock moved two years ahead, and
+ * the virtgate processes it starts must still trust the API server's certificate. The CA is thrown
+ * away with the run.
+ */
+const CERT_DAYS = 1100;
+
 /** A throwaway CA, a serving cert for 127.0.0.1, an admin client cert (system:masters) and SA keys. */
 export async function createPki(dir: string): Promise<Pki> {
   const file = (name: string) => path.join(dir, name);
   await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
-  await openssl(['req', '-x509', '-new', '-key', 'ca.key', '-sha256', '-days', '2', '-subj', '/CN=virtgate-test-ca', '-out', 'ca.crt'], dir);
+  await openssl(['req', '-x509', '-new', '-key', 'ca.key', '-sha256', '-days', String(CERT_DAYS), '-subj', '/CN=virtgate-test-ca', '-out', 'ca.crt'], dir);
 
   await writeFile(
     file('server.ext'),
@@ -38,7 +45,7 @@ export async function createPki(dir: string): Promise<Pki> {
     await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
     await openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
     await openssl(
-      ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-sha256', '-extfile', ext, '-out', `${name}.crt`],
+      ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(CERT_DAYS), '-sha256', '-extfile', ext, '-out', `${name}.crt`],
       dir,
     );
   }

@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { TestControlPlane } from '../controlplane/client.ts';
 import type { HostProfile } from '../hosts/build-host.ts';
 import type { AgentProcess } from '../support/agent-process.ts';
+import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { childEnv } from './child-env.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
@@ -46,7 +47,7 @@ export class Fleet {
   }
 
   static async start(admin: KubeConfig, cp: TestControlPlane, options: FleetOptions): Promise<Fleet> {
-    const nodes = await Promise.all(options.names.map((name) => prepareFaultNode(admin, cp, name, options.profile)));
+    const nodes = await allOrThrow(options.names.map((name) => prepareFaultNode(admin, cp, name, options.profile)));
     const started = await Promise.allSettled([
       startAggregatorProcess(['--kubeconfig', options.aggregatorKubeconfig ?? cp.adminKubeconfig, '--request-timeout', '5s', ...(options.aggregatorArgs ?? [])], childEnv()),
       ...nodes.map(async (node) => runFaultAgent(node, options.agentArgs ?? [], options.agentKubeconfig ? await options.agentKubeconfig(node) : node.kubeconfig)),

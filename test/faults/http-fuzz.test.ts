@@ -15,9 +15,10 @@ import { createAggregatorMetrics } from '../../aggregator/metrics.ts';
 import type { ClusterSnapshot } from '../../aggregator/model/snapshot.ts';
 import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../../aggregator/testing/cluster-fixtures.ts';
 import { FakeSource, latestOf } from '../../aggregator/testing/report-source.ts';
+import { fuzzRuns } from '../support/fuzz-runs.ts';
 import { Fault } from './ledger.ts';
 
-const RUNS = Number(process.env.VIRTGATE_FUZZ_RUNS ?? 60);
+const RUNS = fuzzRuns(60);
 const source = new FakeSource(null);
 const app = buildHttp(source, createAggregatorMetrics(source) as Registry);
 

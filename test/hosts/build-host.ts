@@ -10,11 +10,13 @@
  * nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
- * The one fake: this machine has no kvm or vhost-net driver, so a 10:232 or 10:238 node can never
- * open here. Where a profile needs KVM usable, dev/kvm is `c 1 3` (/dev/null's driver) and
- * dev/vhost-net is `c 1 5` (/dev/zero's), and `deviceNumbers` ('kvm=1:3,vhost-net=1:5') must be
- * passed as `--device-numbers`; every check result made that way says "overridden". dev/net/tun is
- * the real 10:200 node. The kvm-enodev profile uses the real 10:232 node, whose driver is absent.
+ * The one fake: a test machine may or may not have a kvm or vhost-net driver, so a real 10:232 or
+ * 10:238 node behaves differently from host to host. Where a profile needs KVM usable, dev/kvm is
+ * `c 1 3` (/dev/null's driver) and dev/vhost-net is `c 1 5` (/dev/zero's); where it needs the KVM
+ * driver absent, dev/kvm is a misc node (major 10) with a minor that /proc/misc shows no driver
+ * serves, so open() gives ENODEV on every host. Either way `deviceNumbers` must be passed as
+ * `--device-numbers`, and every check result made that way says "overridden". dev/net/tun is the
+ * real 10:200 node.
  *
  * Requires root with CAP_MKNOD on a filesystem mounted without `nodev`.
  */
@@ -25,6 +27,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../core/checks/device-numbers.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
+import { MISC_MAJOR, unservedMiscMinor } from './misc-devices.ts';
 
 const run = promisify(execFile);
 
@@ -68,7 +71,7 @@ export interface BuiltHost {
 /**
  * How a device node is made:
  * - usable: it opens read-write (a stand-in for kvm and vhost-net, the real node for tun);
- * - enodev: the real numbers, whose driver this machine lacks, so open() fails with ENODEV;
+ * - enodev: a misc node whose minor no driver on this kernel serves, so open() fails with ENODEV;
  * - regular-file: an ordinary file where the device should be.
  */
 type DevicePlan = 'usable' | 'enodev' | 'regular-file';
@@ -85,12 +88,21 @@ const USABLE: Record<DeviceName, NodeSpec> = {
   'vhost-net': { major: 1, minor: 5, opens: 'ok' },
   tun: { major: 10, minor: 200, opens: 'ok' },
 };
-const STAND_IN_OVERRIDES = 'kvm=1:3,vhost-net=1:5';
 
 function nodeSpec(name: DeviceName, plan: Exclude<DevicePlan, 'regular-file'>): NodeSpec {
   if (plan === 'usable') return USABLE[name];
-  const real = DEVICE_SPECS[name];
-  return { major: real.major, minor: real.minor, opens: 'ENODEV' };
+  return { major: MISC_MAJOR, minor: unservedMiscMinor(), opens: 'ENODEV' };
+}
+
+/**
+ * The `--device-numbers` value for a profile, or undefined when it has no stand-in node. Once a
+ * profile has one, both kvm and vhost-net are overridden, so every result about them says so.
+ */
+function standInOverrides(devices: Partial<Record<DeviceName, DevicePlan>>): string | undefined {
+  const standIn = (Object.entries(devices) as Array<[DeviceName, DevicePlan]>).some(([name, plan]) => (plan === 'usable' && name !== 'tun') || plan === 'enodev');
+  if (!standIn) return undefined;
+  const kvm = devices.kvm === 'enodev' ? nodeSpec('kvm', 'enodev') : USABLE.kvm;
+  return `kvm=${kvm.major}:${kvm.minor},vhost-net=${USABLE['vhost-net'].major}:${USABLE['vhost-net'].minor}`;
 }
 
 interface HostSpec {
@@ -543,8 +555,7 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
   }
   if (options.files) await writeHostFiles(root, options.files);
 
-  const standIns = Object.entries(spec.devices).some(([name, plan]) => plan === 'usable' && name !== 'tun');
-  const deviceNumbers = standIns ? STAND_IN_OVERRIDES : undefined;
+  const deviceNumbers = standInOverrides(spec.devices);
   return {
     root,
     profile,
@@ -633,7 +644,7 @@ async function makeDevice(root: string, name: DeviceName, plan: DevicePlan): Pro
   if (opened !== node.opens) {
     const why =
       node.opens === 'ENODEV'
-        ? `this machine has a driver for ${node.major}:${node.minor}, so the "driver absent" case cannot be built here`
+        ? `a driver for ${node.major}:${node.minor} appeared after /proc/misc was read`
         : opened === 'EACCES' || opened === 'EPERM'
           ? 'the filesystem is probably mounted nodev, or a device cgroup denies it; build hosts on a filesystem that allows device nodes'
           : `the ${name} driver (${node.major}:${node.minor}) does not work on this machine`;

@@ -1,6 +1,6 @@
 /**
- * Where tests find what lives outside the repo: the recorded virt-host-validate outputs in the
- * shared folder beside the repo, and the real virt-host-validate. Each lookup throws a clear
+ * Where tests find their inputs: the recorded virt-host-validate outputs (in the repository,
+ * test/fixtures/virt-host-validate) and the real virt-host-validate. Each lookup throws a clear
  * error when the thing is missing, so a test that needs it fails instead of skipping.
  */
 import { access, constants, mkdtemp, rm } from 'node:fs/promises';
@@ -11,8 +11,8 @@ import { PACKAGE_ROOT } from '../../core/package-info.ts';
 export const REPO_ROOT = PACKAGE_ROOT;
 export const CLI_MAIN = path.join(REPO_ROOT, 'cli/main.ts');
 
-/** The shared folder sits beside the repo (and beside CI's fresh clone). */
-export const VHV_FIXTURE_DIR = path.resolve(REPO_ROOT, '../shared/fixtures/virt-host-validate');
+/** Real captures of `virt-host-validate qemu`; their README says where and how they were recorded. */
+export const VHV_FIXTURE_DIR = path.join(REPO_ROOT, 'test/fixtures/virt-host-validate');
 
 /** The three recordings of libvirt 9.0's `virt-host-validate qemu` that the tests evaluate. */
 export const VHV_FIXTURE_FILES = ['libvirt-9.0-kvm-ok.txt', 'libvirt-9.0-kvm-module-missing.txt', 'libvirt-9.0-no-hw-virt.txt'] as const;
@@ -24,8 +24,8 @@ export async function vhvFixture(name: VhvFixture): Promise<string> {
     await access(file, constants.R_OK);
   } catch {
     throw new Error(
-      `recorded virt-host-validate output ${file} is missing: the tests need the shared folder ` +
-        `(../shared/fixtures/virt-host-validate beside the repo); it is not optional`,
+      `recorded virt-host-validate output ${file} is missing from the checkout: ` +
+        'restore test/fixtures/virt-host-validate (git checkout -- test/fixtures)',
     );
   }
   return file;

@@ -9,6 +9,7 @@ import { useControlPlane } from '../controlplane/client.ts';
 import { createNode } from '../controlplane/identities.ts';
 import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../hosts/build-host.ts';
 import { agentIdentity } from '../support/agent-identity.ts';
+import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AgentProcess, metricValue, startAgentProcess } from '../support/agent-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { statusOfCall, waitFor } from '../support/wait.ts';
@@ -178,7 +179,7 @@ describe('virtgate agent against a real API server', () => {
 
   it('taints failing pool nodes but never more than the allowed share, and keeps foreign taints', async () => {
     const pool = { 'pool.example.com/vm': 'guarded' };
-    const nodes = await Promise.all(['a', 'b', 'c', 'd'].map((suffix) => prepareNode(`agent-guard-${suffix}`, 'no-tun', { labels: pool })));
+    const nodes = await allOrThrow(['a', 'b', 'c', 'd'].map((suffix) => prepareNode(`agent-guard-${suffix}`, 'no-tun', { labels: pool })));
     await Promise.all(
       nodes.map((node) => runAgent(node, ['--taint-policy', 'not-ready', '--taint-pool-selector', 'pool.example.com/vm=guarded', '--taint-max-share', '0.5'])),
     );

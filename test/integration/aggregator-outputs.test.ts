@@ -165,17 +165,21 @@ describe('virtgate gate (a real process): exit codes', () => {
     expect(outcome.stdout.endsWith('Result: WARN (exit 3)\n')).toBe(true);
   });
 
-  it('2 when the cluster cannot be reached, the kubeconfig is missing, or a flag is bad', async () => {
+  it('4 when the cluster cannot be reached (a retry may help), 2 when the kubeconfig is missing or a flag is bad', async () => {
     const port = await closedPort();
     const unreachable = await writeKubeconfig(`${cp.dir}/agg-unreachable.kubeconfig`, `https://127.0.0.1:${port}`, cp.caFile, { token: 'x' });
     const down = await runCli(['gate', '--kubeconfig', unreachable]);
-    expect(down.code).toBe(2);
+    expect(down.code).toBe(4);
     expect(down.stdout).toBe('');
     expect(down.stderr).toMatch(new RegExp(`^virtgate: cannot reach the API server at https://127\\.0\\.0\\.1:${port} to read the API server version: .*ECONNREFUSED.*; check --kubeconfig and that the cluster is up\\n$`));
 
     const missing = await runCli(['gate', '--kubeconfig', `${cp.dir}/no-such.kubeconfig`]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^virtgate: cannot load the kubeconfig \(pass --kubeconfig PATH\): .*no-such\.kubeconfig.*\n$/);
+    expect(missing.stderr).toMatch(/^virtgate: cannot load the kubeconfig: .*no-such\.kubeconfig.*\n$/);
+
+    const context = await runCli(['gate', '--kubeconfig', cp.adminKubeconfig, '--context', 'no-such-context']);
+    expect(context.code).toBe(2);
+    expect(context.stderr).toMatch(/^virtgate: cannot load the kubeconfig: context "no-such-context" is not in the kubeconfig \(it has: .+\)\n$/);
 
     const bad = await runCli(['gate', '--kubeconfig', cp.adminKubeconfig, '--min-ready', '1.5']);
     expect(bad.code).toBe(2);

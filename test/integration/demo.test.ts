@@ -78,7 +78,7 @@ describe('npm run demo', () => {
     const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)?.[1] ?? '';
     expect(output).toContain('kubectl get nodes -L virtgate.io/ready,virtgate.io/tier');
     expect(output).toContain('kubectl get nodevalidations');
-    const gate = await execa(process.execPath, [path.join(PACKAGE_ROOT, 'cli/main.ts'), 'gate', '--kubeconfig', kubeconfig], { reject: false });
+    const gate = await execa(process.execPath, [path.join(PACKAGE_ROOT, 'cli/main.ts'), 'gate', '--kubeconfig', kubeconfig, '--calendar-date', '2026-12-02'], { reject: false });
     expect(gate.stdout).toContain('Nodes: 5 (ready 3, emulation 0, not-ready 2, unknown 0)');
     expect([0, 3]).toContain(gate.exitCode);
 

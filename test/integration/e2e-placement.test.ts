@@ -50,6 +50,7 @@ import { recommendedPlacement } from '../e2e/recommended-placement.ts';
 import { KVM_RESOURCE, type KubeVirtView, SCHEDULABLE_LABEL, virtLauncherPod, type VmSpec } from '../e2e/virt-launcher.ts';
 import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../hosts/build-host.ts';
 import { agentIdentity } from '../support/agent-identity.ts';
+import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process.ts';
 import { createKubeVirt, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
@@ -210,7 +211,7 @@ beforeAll(async () => {
   const placement = await recommendedPlacement(path.join(cp.binDir, 'helm'));
   await createKubeVirt(admin, { ...KUBEVIRT, version: 'v1.9.0', nodePlacement: placement });
 
-  await Promise.all(
+  await allOrThrow(
     ROLES.map(async (role) => {
       const dir = await mkdtemp(path.join(os.tmpdir(), `${name(role)}-`));
       hostDirs.push(dir);

@@ -41,6 +41,8 @@ const AGENT_NODES: Array<{ name: string; profile: HostProfile; ready: 0 | 1; tie
 const STALE_NODE = 'prom-stale';
 /** Gate checks that have an alert of their own, so VirtgateGateFailing leaves them out (docs/metrics.md). */
 const OWN_ALERT_CHECKS = ['nodes.min-ready', 'nodes.reports-fresh', 'tuple.kubernetes-eol'];
+/** The day the version calendar is judged on (the version data's `updated` day). */
+const CALENDAR_DATE = '2026-12-02';
 const GATE_STATUS_VALUE: Record<string, number> = { pass: 0, warn: 1, unknown: 1, fail: 2 };
 
 const agents: AgentProcess[] = [];
@@ -94,7 +96,9 @@ beforeAll(async () => {
       await startAgentProcess(['--node-name', node.name, '--kubeconfig', identity.kubeconfig, ...(hosts[index]?.cliArgs ?? []), '--no-vhv', '--interval', '10s', '--jitter', '0']),
     );
   }
-  aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig]);
+  // The alert assertions below depend on the calendar (1.36 far from end of life): judge it as of
+  // a fixed day, so the test means the same thing on any date.
+  aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig, '--calendar-date', CALENDAR_DATE]);
   prometheus = await PrometheusServer.start({
     jobs: [
       { job: 'virtgate-agent', targets: agents.map((agent) => `127.0.0.1:${agent.port}`) },
