@@ -1,13 +1,12 @@
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { probeHost } from '../core/host/probe-host.ts';
+import { evaluate } from '../core/checks/evaluate.ts';
+import { probeHost } from '../core/checks/probe-host.ts';
+import { runVirtHostValidate, type VhvFacts } from '../core/checks/vhv.ts';
 import { apiFailure } from '../core/kube/api-error.ts';
 import { CONDITION_TYPE, nodeKeys } from '../core/kube/names.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { evaluate } from '../core/verdict/evaluate.ts';
-import { runVirtHostValidate } from '../core/vhv/run.ts';
-import type { VhvFacts } from '../core/vhv/types.ts';
 import type { AgentConfig } from './config.ts';
 import { heartbeatDue, type HeartbeatState, nextHeartbeatAt } from './heartbeat.ts';
 import { agentHttp } from './http.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
-import { DEVICE_SPECS } from '../core/host/probes/devices.ts';
-import { DEFAULT_POLICY } from '../core/verdict/types.ts';
-import { DEFAULT_VHV_OPTIONS } from '../core/vhv/run.ts';
+import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
+import { DEFAULT_POLICY } from '../core/checks/policy.ts';
+import { DEFAULT_VHV_OPTIONS } from '../core/checks/vhv.ts';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const labelKey = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;

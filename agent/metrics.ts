@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { CHECK_IDS, CHECK_STATUSES, TIERS, type Verdict } from '../core/verdict/types.ts';
+import { CHECK_IDS } from '../core/checks/registry.ts';
+import { CHECK_STATUSES } from '../core/checks/result.ts';
+import { TIERS, type Verdict } from '../core/checks/verdict.ts';
 import type { EffectiveVerdict } from './desired/verdict-hold.ts';
 import type { WriteKind } from './node-api.ts';
 

@@ -5,7 +5,7 @@
  */
 import { Agent } from '../agent/agent.ts';
 import { AGENT_DEFAULTS, parseAgentConfig } from '../agent/config.ts';
-import { parseDeviceOverrides } from '../core/host/probes/devices.ts';
+import { parseDeviceOverrides } from '../core/checks/device-numbers.ts';
 import { loadKubeConfig } from '../core/kube/kubeconfig.ts';
 import { createLogger } from '../core/log.ts';
 

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { probeHost } from '../core/host/probe-host.ts';
+import { evaluate } from '../core/checks/evaluate.ts';
+import { DEFAULT_POLICY } from '../core/checks/policy.ts';
+import { probeHost } from '../core/checks/probe-host.ts';
+import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/checks/vhv.ts';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
-import { evaluate } from '../core/verdict/evaluate.ts';
-import { DEFAULT_POLICY } from '../core/verdict/types.ts';
-import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/vhv/run.ts';
 import { median, p95, timeRuns } from './stats.ts';
 import type { BenchRow } from './table.ts';
 

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import ms, { type StringValue } from 'ms';
 import semver from 'semver';
-import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../core/host/probes/devices.ts';
+import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../core/checks/device-numbers.ts';
 
 /** Commander argument parsers: each rejects bad values with a message that says what is expected. */
 export function positiveNumber(value: string): number {

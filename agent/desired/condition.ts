@@ -1,4 +1,4 @@
-import type { CheckResult, Verdict } from '../../core/verdict/types.ts';
+import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 export interface DesiredCondition {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HostFacts } from '../../core/host/facts.ts';
+import type { HostFacts } from '../../core/checks/registry.ts';
+import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
-import type { CheckResult, Verdict } from '../../core/verdict/types.ts';
 import type { TaintConfig } from '../config.ts';
 import { desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
@@ -24,6 +24,7 @@ const facts = {
   nested: { kvmIntel: null, kvmAmd: null },
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
+  hugepages: { state: 'unknown', reason: 'x' },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

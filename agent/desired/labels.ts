@@ -1,6 +1,6 @@
-import type { HostFacts } from '../../core/host/facts.ts';
+import type { CheckId, HostFacts } from '../../core/checks/registry.ts';
+import type { Verdict } from '../../core/checks/verdict.ts';
 import type { NodeKeys } from '../../core/kube/names.ts';
-import type { CheckId, Verdict } from '../../core/verdict/types.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Tier, Verdict } from '../../core/verdict/types.ts';
+import type { Tier, Verdict } from '../../core/checks/verdict.ts';
 
 export interface PublishedVerdict {
   tier: Tier;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JsonObject } from '../../core/json.ts';
-import { CHECK_STATUSES, TIERS } from '../../core/verdict/types.ts';
+import { CHECK_STATUSES } from '../../core/checks/result.ts';
+import { TIERS } from '../../core/checks/verdict.ts';
 import { GATE_CHECK_IDS, GATE_STATUSES, type GateCheck, type GateReport } from '../gate/types.ts';
 import { type ClusterReadiness, NODE_STATES, type NodeReadiness, UNKNOWN_CAUSES } from '../readiness/types.ts';
 import type { AggregatorStatus } from '../service/types.ts';

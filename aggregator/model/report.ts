@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { CpuVendor } from '../../core/host/facts.ts';
-import { CHECK_STATUSES, type CheckStatus, TIERS, type Tier } from '../../core/verdict/types.ts';
+import type { CpuVendor } from '../../core/checks/parse/cpuinfo.ts';
+import { CHECK_STATUSES, type CheckStatus } from '../../core/checks/result.ts';
+import { type Tier, TIERS } from '../../core/checks/verdict.ts';
 import { boundedString, clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { CheckStatus, Tier } from '../../core/verdict/types.ts';
+import type { CheckStatus } from '../../core/checks/result.ts';
+import type { Tier } from '../../core/checks/verdict.ts';
 import type { NodeModel } from '../model/node.ts';
 import type { NodeReport } from '../model/report.ts';
 

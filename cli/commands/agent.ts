@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
 import { AGENT_DEFAULTS, parseAgentConfig } from '../../agent/config.ts';
 import { Agent } from '../../agent/agent.ts';
-import { DEVICE_SPECS } from '../../core/host/probes/devices.ts';
-import { assertHostRoot } from '../../core/host/probe-host.ts';
+import { DEVICE_SPECS } from '../../core/checks/device-numbers.ts';
+import { assertHostRoot } from '../../core/checks/probe-host.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { deviceNumbers, durationSeconds, majorMinor, port, positiveNumber, share } from '../parse-options.ts';

@@ -9,7 +9,7 @@ import { constants, existsSync, openSync, closeSync, readFileSync } from 'node:f
 import { describe, expect, it } from 'vitest';
 import { realVirtHostValidate } from '../../test/hosts/paths.ts';
 import { runCli } from '../../test/hosts/run-cli.ts';
-import type { CheckResult, Verdict } from '../../core/verdict/types.ts';
+import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 
 interface MachineReport extends Verdict {
   hostRoot: string;

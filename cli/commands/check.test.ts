@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { buildHost, type BuiltHost, type HostProfile } from '../../test/hosts/build-host.ts';
 import { CLI_MAIN, tempDir, vhvFixture } from '../../test/hosts/paths.ts';
 import { runCli } from '../../test/hosts/run-cli.ts';
-import { CHECK_IDS, CHECK_STATUSES, TIERS } from '../../core/verdict/types.ts';
+import { CHECK_IDS } from '../../core/checks/registry.ts';
+import { CHECK_STATUSES } from '../../core/checks/result.ts';
+import { TIERS } from '../../core/checks/verdict.ts';
 
 const run = promisify(execFile);
 
@@ -49,6 +51,7 @@ const REPORT = z
         nested: z.object({ kvmIntel: z.string().nullable(), kvmAmd: z.string().nullable() }).strict(),
         cgroup: observation,
         iommu: observation,
+        hugepages: observation,
       })
       .strict(),
   })

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../core/verdict/types.ts';
+import type { Verdict } from '../../core/checks/verdict.ts';
 import { paint, paintStatus } from './colour.ts';
 
 /** The human-readable `virtgate check` report: one row per check, the hint under it, the verdict last. */

@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { CheckStatus } from '../../core/verdict/types.ts';
+import type { CheckStatus } from '../../core/checks/result.ts';
 
 type Style = Parameters<typeof styleText>[0];
 

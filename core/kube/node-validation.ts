@@ -1,5 +1,6 @@
-import type { HostFacts } from '../host/facts.ts';
-import type { CheckResult, CheckStatus, Tier } from '../verdict/types.ts';
+import type { HostFacts } from '../checks/registry.ts';
+import type { CheckStatus } from '../checks/result.ts';
+import type { CheckResult, Tier } from '../checks/verdict.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from './names.ts';
 
 /** What the taint policy did on this node at the last publish. */

@@ -4,11 +4,12 @@
  * aggregator's view of the node.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { probeHost } from '../../core/host/probe-host.ts';
+import { evaluate } from '../../core/checks/evaluate.ts';
+import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
+import { probeHost } from '../../core/checks/probe-host.ts';
+import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/kube/node-validation.ts';
-import { evaluate } from '../../core/verdict/evaluate.ts';
-import { DEFAULT_POLICY, type Tier } from '../../core/verdict/types.ts';
 import type { FaultNode } from './fault-nodes.ts';
 
 export interface Truth {

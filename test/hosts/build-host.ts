@@ -25,8 +25,8 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../core/host/probes/devices.ts';
-import type { Tier } from '../../core/verdict/types.ts';
+import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../core/checks/device-numbers.ts';
+import type { Tier } from '../../core/checks/verdict.ts';
 import { MISC_MAJOR, unservedMiscMinor } from './misc-devices.ts';
 
 const run = promisify(execFile);

@@ -1,0 +1,24 @@
+import type { DeviceSpecs } from './device-numbers.ts';
+import type { Policy } from './policy.ts';
+import type { CheckResultOf } from './result.ts';
+
+/** What every host probe gets: the host root, and the device numbers to expect (a test seam). */
+export interface ProbeContext {
+  hostRoot: string;
+  devices: DeviceSpecs;
+}
+
+/**
+ * One family of checks, in one file: its check ids, its probe and its evaluation.
+ * - `probe` does I/O only, under the host root, and returns the family's facts: an object whose
+ *   keys become keys of `HostFacts` (registry.ts). virt-host-validate has none: it is a tool the
+ *   caller runs or leaves out, and its facts arrive beside the host's.
+ * - `evaluate` is pure. It receives all facts (its parameter type names the ones it reads, which
+ *   may belong to other families) and returns one result per id, in the order of `ids`.
+ */
+export interface CheckFamily {
+  readonly ids: readonly string[];
+  readonly probe?: (context: ProbeContext) => Promise<object>;
+  // `never`: any parameter type fits here; the registry's call checks each against the real facts.
+  readonly evaluate: (facts: never, policy: Policy) => ReadonlyArray<CheckResultOf<string>>;
+}

@@ -1,0 +1,26 @@
+import { stat } from 'node:fs/promises';
+import { DEVICE_SPECS, type DeviceSpecs } from './device-numbers.ts';
+import type { ProbeContext } from './family.ts';
+import { errorDetail } from './files.ts';
+import { FAMILIES, type HostFacts } from './registry.ts';
+
+export class HostRootError extends Error {}
+
+/** Fails fast when the host root itself is unusable: every probe would only say "unknown". */
+export async function assertHostRoot(hostRoot: string): Promise<void> {
+  try {
+    const info = await stat(hostRoot);
+    if (!info.isDirectory()) throw new HostRootError(`host root ${hostRoot} is not a directory`);
+  } catch (error) {
+    if (error instanceof HostRootError) throw error;
+    throw new HostRootError(`host root ${hostRoot} cannot be read: ${errorDetail(error)}`);
+  }
+}
+
+/** Runs every family's probe under the host root, in parallel. I/O only: no decisions are made here. */
+export async function probeHost(hostRoot: string, devices: DeviceSpecs = DEVICE_SPECS): Promise<HostFacts> {
+  const context: ProbeContext = { hostRoot, devices };
+  const parts = await Promise.all(FAMILIES.map((family) => ('probe' in family ? family.probe(context) : {})));
+  // Each part holds its family's keys; together with hostRoot they are exactly HostFacts.
+  return Object.assign({ hostRoot }, ...parts) as HostFacts;
+}

@@ -1,0 +1,42 @@
+import { cgroupFamily } from './cgroup.ts';
+import { cpuFamily } from './cpu.ts';
+import { devicesFamily } from './devices.ts';
+import type { ProbeContext } from './family.ts';
+import { hugepagesFamily } from './hugepages.ts';
+import { iommuFamily } from './iommu.ts';
+import { kernelFamily } from './kernel.ts';
+import { modulesFamily } from './modules.ts';
+import { osFamily } from './os.ts';
+import { vhvFamily } from './vhv.ts';
+
+/**
+ * Every check family, in the order their checks appear in a verdict. Adding a check is one
+ * family file and one line here; the ids, the facts type, probing and evaluation follow.
+ */
+export const FAMILIES = [
+  cpuFamily,
+  devicesFamily,
+  modulesFamily,
+  kernelFamily,
+  osFamily,
+  cgroupFamily,
+  iommuFamily,
+  vhvFamily,
+  hugepagesFamily,
+] as const;
+
+type Family = (typeof FAMILIES)[number];
+
+/** Stable check ids: the JSON output, the NodeValidation report and the metrics use them. */
+export type CheckId = Family['ids'][number];
+export const CHECK_IDS: readonly CheckId[] = FAMILIES.flatMap((family): readonly CheckId[] => family.ids);
+
+type ProbedFacts<F> = F extends { probe: (context: ProbeContext) => Promise<infer Facts> } ? Facts : never;
+type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void ? I : never;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * Facts: what the host probes saw, as plain JSON-serialisable data; the union of what every
+ * family's probe returns. Nothing here decides pass or fail.
+ */
+export type HostFacts = Flat<{ hostRoot: string } & Intersection<ProbedFacts<Family>>>;
