@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { HostFacts } from '../core/host/facts.ts';
 import { apiFailure, isConflict } from '../core/kube/api-error.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_KIND, type NodeKeys } from '../core/kube/names.ts';
-import type { NodeValidation, TaintReport } from '../core/kube/node-validation.ts';
+import type { NodeValidation, TaintReport } from '../core/report/schema.ts';
 import type { Verdict } from '../core/verdict/types.ts';
 import type { TaintConfig } from './config.ts';
 import { type DesiredCondition, desiredCondition } from './desired/condition.ts';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/host/facts.ts';
-import type { NodeValidationStatus, TaintReport } from '../../core/kube/node-validation.ts';
+import type { NodeValidationStatus, TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/verdict/types.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 

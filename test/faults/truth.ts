@@ -6,7 +6,7 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { probeHost } from '../../core/host/probe-host.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import { evaluate } from '../../core/verdict/evaluate.ts';
 import { DEFAULT_POLICY, type Tier } from '../../core/verdict/types.ts';
 import type { FaultNode } from './fault-nodes.ts';
