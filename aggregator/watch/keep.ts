@@ -4,7 +4,7 @@ import { parseNodeValidation, type ReportParse } from '../model/report.ts';
 /**
  * What the informers store of each Node and NodeValidation: the object narrowed for the gate,
  * once, when it arrives, by the same functions `gate` narrows a whole snapshot with (so the
- * stored models are the ones the gate would build itself; project.test.ts checks it on hostile
+ * stored models are the ones the gate would build itself; keep.test.ts checks it on hostile
  * objects). Narrowing (zod) all 5,000 reports again on every recompute was most of a recompute's
  * time. Only the fields the gate reads are kept, bounded: a real Node carries images,
  * managedFields and conditions with long messages, a NodeValidation carries host facts and
