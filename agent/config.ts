@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
 import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
+import { TAINT_POLICIES } from '../core/report/schema.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../core/checks/vhv.ts';
 
@@ -12,7 +13,7 @@ const VALUE = '[A-Za-z0-9._-]*';
 const TERM = `\\s*!?\\s*[A-Za-z0-9./_-]+\\s*(?:(?:==?|!=)\\s*${VALUE}|\\s+(?:in|notin)\\s*\\(\\s*${VALUE}(?:\\s*,\\s*${VALUE})*\\s*\\))?\\s*`;
 const labelSelector = new RegExp(`^${TERM}(?:,${TERM})*$`);
 
-export const taintPolicySchema = z.enum(['off', 'not-ready', 'bootstrap']);
+export const taintPolicySchema = z.enum(TAINT_POLICIES);
 
 export const agentConfigSchema = z
   .object({

@@ -9,7 +9,7 @@ import {
 } from '@kubernetes/client-node';
 import { isNotFound } from '../core/kube/api-error.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
-import type { NodeValidation, NodeValidationStatus } from '../core/kube/node-validation.ts';
+import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
 import type { Dispatcher } from 'undici';

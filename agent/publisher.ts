@@ -5,7 +5,7 @@ import type { HostFacts } from '../core/checks/registry.ts';
 import type { Verdict } from '../core/checks/verdict.ts';
 import { apiFailure, isConflict } from '../core/kube/api-error.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_KIND, type NodeKeys } from '../core/kube/names.ts';
-import type { NodeValidation, TaintReport } from '../core/kube/node-validation.ts';
+import type { NodeValidation, TaintReport } from '../core/report/schema.ts';
 import type { TaintConfig } from './config.ts';
 import { type DesiredCondition, desiredCondition } from './desired/condition.ts';
 import { desiredLabels, labelPatch } from './desired/labels.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
+import { nodeValidationStatusSchema, storedNodeValidationSchema } from '../../core/report/schema.ts';
 import type { TaintConfig } from '../config.ts';
 import { desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
@@ -167,5 +168,18 @@ describe('report content', () => {
     expect(changedFields(content, published)).toEqual([]);
     expect(changedFields(content, { ...published, tier: 'none' })).toEqual(['tier']);
     expect(changedFields(content, undefined).length).toBeGreaterThan(5);
+  });
+
+  it('is what the report schema says the agent writes, and what the CRD admits', () => {
+    const observed = { ...hardware, checks: [...hardware.checks, { id: 'kernel.version', status: 'pass', message: 'm', hint: 'h', observed: { release: '5.14' } } as CheckResult] };
+    const content = reportContent(observed, holdVerdict(observed, undefined), facts, '0.1.0', { policy: 'bootstrap', applied: true, refused: 'too many' });
+    const stamp = new Date('2026-12-02T12:00:00Z').toISOString();
+    const status = JSON.parse(JSON.stringify({ ...content, probedAt: stamp, heartbeatAt: stamp, lastTransitionAt: stamp })) as unknown;
+    const parsed = nodeValidationStatusSchema.safeParse(status);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    const object = { apiVersion: 'virtgate.io/v1alpha1', kind: 'NodeValidation', metadata: { name: 'n1' }, spec: { nodeName: 'n1' }, status };
+    expect(storedNodeValidationSchema.safeParse(object).success).toBe(true);
+    // Without its kernel the report is no longer what the agent writes.
+    expect(nodeValidationStatusSchema.safeParse({ ...(status as object), kernel: undefined }).success).toBe(false);
   });
 });

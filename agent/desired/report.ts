@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
+import type { NodeValidationStatus, TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
-import type { NodeValidationStatus, TaintReport } from '../../core/kube/node-validation.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 /** The fields whose change is news; timestamps are bookkeeping and never trigger a write by themselves. */

@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import type { CpuVendor } from '../../core/checks/parse/cpuinfo.ts';
-import { CHECK_STATUSES, type CheckStatus } from '../../core/checks/result.ts';
-import { type Tier, TIERS } from '../../core/checks/verdict.ts';
-import { boundedString, clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
+import {
+  MAX_REPORT_CHECKS,
+  nodeValidationSpecSchema,
+  nodeValidationStatusSchema,
+  objectNameSchema,
+  ownerReferenceSchema,
+  reportCheckSchema,
+} from '../../core/report/schema.ts';
+import type { CheckStatus } from '../../core/checks/result.ts';
+import type { Tier } from '../../core/checks/verdict.ts';
+import { clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
 
 /**
- * A NodeValidation (core/kube/node-validation.ts) as the gate reads it. Every field is untrusted:
- * the agent on a node writes it, and a compromised node could write anything. `parseNodeValidation`
- * narrows it with zod and never throws; whether the report really belongs to its node (name,
+ * A NodeValidation as the gate reads it. Every field is untrusted: the agent on a node writes it,
+ * and a compromised node could write anything. `parseNodeValidation` narrows it field by field
+ * with the report schema (core/report/schema.ts), so it applies the API server's limits, and
+ * never throws; whether the report really belongs to its node (name,
  * spec.nodeName, ownerReference) is decided later, with the Node at hand (readiness/attribution).
  */
 export interface OwnerReference {
@@ -50,33 +59,42 @@ export type ReportParse =
 
 const CPU_VENDORS = ['intel', 'amd', 'hygon', 'arm', 'other'] as const satisfies readonly CpuVendor[];
 
-const nameSchema = z.string().min(1).max(253);
+const statusFields = nodeValidationStatusSchema.shape;
+const ownerFields = ownerReferenceSchema.shape;
 
 /** The fields readiness cannot do without: a report missing any of them is invalid. */
 const coreSchema = z.object({
-  spec: z.object({ nodeName: nameSchema }),
-  status: z.object({
-    ready: z.boolean(),
-    tier: z.enum(TIERS),
-    // The agent writes toISOString(); anything else is not a heartbeat we can compare.
-    heartbeatAt: z.iso.datetime({ offset: true }),
-  }),
+  spec: nodeValidationSpecSchema,
+  status: nodeValidationStatusSchema.pick({ ready: true, tier: true, heartbeatAt: true }),
 });
 
-const ownerReferenceSchema = z.object({
-  apiVersion: z.string().max(253),
-  kind: z.string().max(63),
-  name: z.string().max(253),
-  uid: z.string().max(128).nullish(),
+/** Reading rules of the gate's own, beyond what the API server enforces (the CRD keeps any id). */
+const MAX_CHECK_ID = 63;
+const MAX_OWNER_REFERENCES = 20;
+const MAX_MESSAGE = 300;
+
+/** An owner reference without a uid is kept (uid null): attribution then says so. */
+const ownerReferenceReading = z.object({
+  apiVersion: ownerFields.apiVersion,
+  kind: ownerFields.kind,
+  name: ownerFields.name,
+  uid: ownerFields.uid.nullish(),
 });
 
-const checkSchema = z.object({
-  id: z.string().min(1).max(63),
-  status: z.enum(CHECK_STATUSES),
-  message: z.string().catch(''),
+/** A check whose message is not a string still counts, with an empty message. */
+const checkReading = z.object({
+  id: reportCheckSchema.shape.id.min(1).max(MAX_CHECK_ID),
+  status: reportCheckSchema.shape.status,
+  message: reportCheckSchema.shape.message.catch(''),
 });
 
 const vendorSchema = z.object({ state: z.literal('ok'), value: z.object({ vendor: z.enum(CPU_VENDORS) }) });
+
+/** The value when it is what the report schema says, else null (an optional field is never fatal). */
+function fieldOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 export function parseNodeValidation(raw: unknown): ReportParse {
   return safely(() => narrowReport(raw), { state: 'invalid', name: null, reason: 'unreadable object' });
@@ -84,20 +102,20 @@ export function parseNodeValidation(raw: unknown): ReportParse {
 
 function narrowReport(raw: unknown): ReportParse {
   if (!isRecord(raw) || !isRecord(raw.metadata)) return { state: 'invalid', name: null, reason: 'not an object with metadata' };
-  const name = nameSchema.safeParse(raw.metadata.name);
+  const name = objectNameSchema.safeParse(raw.metadata.name);
   if (!name.success) return { state: 'invalid', name: null, reason: 'metadata.name is missing or malformed' };
   if (raw.status === undefined || raw.status === null) return { state: 'invalid', name: name.data, reason: 'the report has no status yet' };
   const core = coreSchema.safeParse(raw);
   if (!core.success) return { state: 'invalid', name: name.data, reason: firstIssue(core.error) };
   const heartbeatMs = Date.parse(core.data.status.heartbeatAt);
   if (!Number.isFinite(heartbeatMs)) return { state: 'invalid', name: name.data, reason: 'status.heartbeatAt is not a time' };
-  const status = raw.status as Record<string, unknown>;
+  const fields = raw.status as Record<string, unknown>;
   return {
     state: 'valid',
     report: {
       name: name.data,
       nodeName: core.data.spec.nodeName,
-      ownerReferences: listOf(raw.metadata.ownerReferences, ownerReferenceSchema, 20).map((owner) => ({
+      ownerReferences: listOf(raw.metadata.ownerReferences, ownerReferenceReading, MAX_OWNER_REFERENCES).map((owner) => ({
         apiVersion: owner.apiVersion,
         kind: owner.kind,
         name: owner.name,
@@ -105,15 +123,15 @@ function narrowReport(raw: unknown): ReportParse {
       })),
       ready: core.data.status.ready,
       tier: core.data.status.tier,
-      conclusive: typeof status.conclusive === 'boolean' ? status.conclusive : null,
-      kernel: boundedString(status.kernel, 64),
-      agentVersion: boundedString(status.agentVersion, 64),
+      conclusive: fieldOrNull(statusFields.conclusive, fields.conclusive),
+      kernel: fieldOrNull(statusFields.kernel, fields.kernel),
+      agentVersion: fieldOrNull(statusFields.agentVersion, fields.agentVersion),
       heartbeatAt: core.data.status.heartbeatAt,
       heartbeatMs,
-      probedAt: boundedString(status.probedAt, 64),
+      probedAt: fieldOrNull(statusFields.probedAt, fields.probedAt),
       // Messages are clipped here so that nothing downstream carries a megabyte of text.
-      checks: listOf(status.checks, checkSchema, 100).map((check) => ({ ...check, message: clip(check.message, 300) })),
-      cpuVendor: isRecord(status.facts) ? (vendorSchema.safeParse(status.facts.cpu).data?.value.vendor ?? null) : null,
+      checks: listOf(fields.checks, checkReading, MAX_REPORT_CHECKS).map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
+      cpuVendor: isRecord(fields.facts) ? (vendorSchema.safeParse(fields.facts.cpu).data?.value.vendor ?? null) : null,
     },
   };
 }

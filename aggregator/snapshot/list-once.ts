@@ -1,8 +1,9 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
 import { apiFailure } from '../../core/kube/api-error.ts';
-import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
-import { projectNode, projectReport } from '../watch/project.ts';
+import { parseNode } from '../model/node.ts';
+import { parseNodeValidation } from '../model/report.ts';
+import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient } from '../watch/resources.ts';
 import { listAll } from '../watch/list-all.ts';
 
@@ -22,9 +23,10 @@ export interface ListOnceOptions {
  * One consistent-enough read of everything the gate needs, for `virtgate gate`: GET /version and
  * one LIST per resource, no watch. KubeVirt and CDI are listed directly: a 404 means their CRD
  * is not installed. A missing NodeValidation CRD reads as "no reports" (the gate then says no
- * node has a report).
+ * node has a report). Nodes and NodeValidations are narrowed page by page as they arrive, as the
+ * aggregator's informers do, so whole objects never pile up.
  */
-export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions): Promise<ClusterSnapshot> {
+export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions): Promise<ParsedSnapshot> {
   const server = kc.getCurrentCluster()?.server ?? '(no server)';
   const clientOptions: ClientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: options.requestTimeoutMs };
   const pageSize = options.pageSize ?? 500;
@@ -32,15 +34,15 @@ export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions):
 
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
   const [nodes, reports, kubevirt, cdi] = await Promise.all([
-    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions), pageSize, projectNode)),
-    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions), pageSize, projectReport)).catch((error: unknown) => {
+    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions), pageSize, parseNode)),
+    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions), pageSize, parseNodeValidation)).catch((error: unknown) => {
       if (error instanceof NotServed) return { items: [] };
       throw error;
     }),
     observe(kc, KUBEVIRT, clientOptions, pageSize, attempt),
     observe(kc, CDI, clientOptions, pageSize, attempt),
   ]);
-  return { serverGitVersion: version.gitVersion, nodes: nodes.items, nodeValidations: reports.items, kubevirt, cdi };
+  return { serverGitVersion: version.gitVersion, nodes: nodes.items, reports: reports.items, kubevirt, cdi };
 }
 
 async function observe(

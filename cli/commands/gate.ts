@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AGGREGATOR_DEFAULTS, gateConfigOf, type GateSettings, parseGateSettings } from '../../aggregator/config.ts';
-import { gate } from '../../aggregator/gate/gate.ts';
+import { evaluateGate } from '../../aggregator/gate/gate.ts';
 import type { GateReport, GateStatus } from '../../aggregator/gate/types.ts';
+import { modelOf } from '../../aggregator/model/cluster.ts';
 import { renderChecklist } from '../../aggregator/report/checklist.ts';
 import { ClusterReadError, listClusterOnce } from '../../aggregator/snapshot/list-once.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
@@ -81,11 +82,11 @@ async function runGate(flags: GateFlags): Promise<number> {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;
   });
   const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: settings.kubeconfig, context: flags.context }), 'cannot load the kubeconfig');
-  const snapshot = await listClusterOnce(kc, { requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }).catch((error: unknown) => {
+  const parsed = await listClusterOnce(kc, { requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }).catch((error: unknown) => {
     throw error instanceof ClusterReadError ? new ClusterUnreachableError(error.message) : error;
   });
   // The CLI reads the clock; the evaluation itself is pure.
-  const report = gate(snapshot, data, gateConfigOf(settings), flags.now ?? new Date());
+  const report = evaluateGate(modelOf(parsed), data, gateConfigOf(settings), flags.now ?? new Date());
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGate(report));
   return report.exitCode;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
 import { probeHost } from '../../core/checks/probe-host.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import type { FaultNode } from './fault-nodes.ts';
 
 export interface Truth {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { removeDevice, restoreDevice } from '../hosts/build-host.ts';
 import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';

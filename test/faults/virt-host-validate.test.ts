@@ -14,7 +14,7 @@ import path from 'node:path';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { buildHost } from '../hosts/build-host.ts';
 import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeKeys } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { createNode } from '../controlplane/identities.ts';
 import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../hosts/build-host.ts';

@@ -42,7 +42,7 @@ import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1No
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GateResponse, gateResponseSchema } from '../../aggregator/http/schemas.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
-import type { NodeValidation } from '../../core/kube/node-validation.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { createNode, ensureNamespace } from '../controlplane/identities.ts';
 import { readKubeVirt } from '../e2e/kubevirt-cr.ts';

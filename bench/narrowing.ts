@@ -1,0 +1,97 @@
+/**
+ * `node bench/narrowing.ts`: in-process CPU time to narrow 5,000 Nodes and 5,000 NodeValidations as
+ * the aggregator's informers do on arrival (aggregator/watch/keep.ts). No cluster needed. The
+ * objects are shaped as a real API server returns them: Nodes with managedFields, images and
+ * condition messages; reports with whole host facts and check observations.
+ */
+import { keepNode, keepReport } from '../aggregator/watch/keep.ts';
+import { median } from './stats.ts';
+
+const COUNT = 5000;
+const RUNS = 15;
+
+export function benchNode(i: number): unknown {
+  const name = `scale-${String(i).padStart(5, '0')}`;
+  const now = '2026-12-02T12:00:00Z';
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      uid: `6f1c2d3e-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      resourceVersion: String(1000 + i),
+      creationTimestamp: now,
+      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'virtgate.io/ready': 'true', 'virtgate.io/tier': 'hardware' },
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      managedFields: [{ manager: 'kubelet', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:conditions': {}, 'f:images': {}, 'f:nodeInfo': {} } } }],
+    },
+    spec: { taints: [{ key: 'virtgate.io/not-ready', effect: 'NoSchedule' }] },
+    status: {
+      capacity: { cpu: '64', memory: '256Gi', pods: '110' },
+      conditions: ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready'].map((type) => ({
+        type, status: type === 'Ready' ? 'True' : 'False', reason: `Kubelet${type}`, message: `kubelet reports ${type} as expected`, lastHeartbeatTime: now, lastTransitionTime: now,
+      })),
+      nodeInfo: { containerRuntimeVersion: 'containerd://2.0.5', kernelVersion: '5.14.0-503.el9.x86_64', osImage: 'Rocky Linux 9.5', kubeletVersion: 'v1.36.3', architecture: 'amd64' },
+      images: Array.from({ length: 20 }, (_, j) => ({ names: [`registry.example/image-${j}@sha256:${'a'.repeat(64)}`, `registry.example/image-${j}:v1`], sizeBytes: 1e8 })),
+    },
+  };
+}
+
+export function benchReport(i: number): unknown {
+  const name = `scale-${String(i).padStart(5, '0')}`;
+  const stamp = '2026-12-02T12:00:00.000Z';
+  const device = (path: string) => ({ path, state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', overridden: false, open: 'ok' });
+  return {
+    apiVersion: 'virtgate.io/v1alpha1',
+    kind: 'NodeValidation',
+    metadata: { name, resourceVersion: String(9000 + i), ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `uid-${i}`, controller: true, blockOwnerDeletion: true }] },
+    spec: { nodeName: name },
+    status: {
+      ready: true,
+      tier: 'hardware',
+      conclusive: true,
+      kvm: 'pass',
+      kernel: '5.14',
+      checks: ['cpu.virtualization', 'dev.kvm', 'dev.tun', 'dev.vhost-net', 'kernel.modules', 'kvm.nested', 'kernel.version', 'os.userland', 'cgroup', 'iommu'].map((id) => ({
+        id, status: 'pass', message: `${id} is fine on this host`, observed: { detail: 'as probed' },
+      })),
+      facts: {
+        hostRoot: '/host',
+        cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Intel(R) Xeon(R) Gold 6338', processors: 64, vmx: true, svm: false, hypervisor: false } },
+        kvm: device('/dev/kvm'),
+        tun: device('/dev/net/tun'),
+        vhostNet: device('/dev/vhost-net'),
+        kernelRelease: { state: 'ok', value: '5.14.0-503.el9.x86_64' },
+        os: { state: 'ok', value: { id: 'rocky', idLike: ['rhel', 'centos', 'fedora'], versionId: '9.5', name: 'Rocky Linux', prettyName: 'Rocky Linux 9.5 (Blue Onyx)' } },
+        modules: { state: 'ok', value: { sources: ['proc/modules', 'sys/module'], loaded: ['kvm', 'kvm_intel', 'tun', 'vhost_net'] } },
+        nested: { kvmIntel: 'N', kvmAmd: null },
+        cgroup: { state: 'ok', value: { version: 2, controllers: ['cpu', 'memory', 'pids', 'io'] } },
+        iommu: { state: 'ok', value: { groups: 40, units: 2 } },
+      },
+      agentVersion: '0.1.0',
+      probedAt: stamp,
+      lastTransitionAt: stamp,
+      heartbeatAt: stamp,
+      taint: { policy: 'off', applied: false },
+    },
+  };
+}
+
+/** CPU time rather than wall time: the figure should not depend on what else the machine runs. */
+function timed(label: string, objects: readonly unknown[], narrow: (raw: unknown) => unknown): void {
+  const durations: number[] = [];
+  for (let run = 0; run < RUNS + 3; run += 1) {
+    const start = process.cpuUsage();
+    for (const object of objects) narrow(object);
+    const used = process.cpuUsage(start);
+    if (run >= 3) durations.push((used.user + used.system) / 1000);
+  }
+  process.stdout.write(`${label}: median ${median(durations).toFixed(1)} ms of CPU, min ${Math.min(...durations).toFixed(1)} ms (${RUNS} runs)\n`);
+}
+
+if (import.meta.main) {
+  const nodes = Array.from({ length: COUNT }, (_, i) => benchNode(i));
+  const reports = Array.from({ length: COUNT }, (_, i) => benchReport(i));
+  timed(`narrow ${COUNT} Nodes`, nodes, keepNode);
+  timed(`narrow ${COUNT} NodeValidations`, reports, keepReport);
+}

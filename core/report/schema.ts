@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { HostFacts } from '../checks/registry.ts';
+import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
+import { CHECK_STATUSES } from '../checks/result.ts';
+import { type CheckResult, TIERS } from '../checks/verdict.ts';
+
+/**
+ * The NodeValidation report, once. Everything else is derived from these schemas:
+ *  - the types the agent writes (`NodeValidation`, `NodeValidationStatus`, `TaintReport`);
+ *  - the CRD's openAPIV3Schema in the chart (`npm run generate:crd`, scripts/generate-crd.ts, from
+ *    `storedNodeValidationSchema`); a unit test fails when the chart's copy differs;
+ *  - the aggregator's narrowing (aggregator/model/report.ts), which reads each field with the
+ *    field's schema here and so applies the same limits as the API server.
+ * Unknown fields are pruned by the API server unless a schema says
+ * `x-kubernetes-preserve-unknown-fields` (the status, for the host facts; each check, for what its
+ * probe observed). zod's own parse strips them either way, which is what a reader wants.
+ */
+
+const PRESERVE_UNKNOWN_FIELDS = { 'x-kubernetes-preserve-unknown-fields': true } as const;
+
+/** Kubernetes object names are DNS subdomains: at most 253 characters. */
+export const objectNameSchema = z.string().min(1).max(253);
+
+/** What toISOString() writes; anything else is not a time a reader can compare. */
+const timestampSchema = z.iso.datetime({ offset: true });
+
+export const TAINT_POLICIES = ['off', 'not-ready', 'bootstrap'] as const;
+
+/** A report carries at most this many checks (the API server rejects more). */
+export const MAX_REPORT_CHECKS = 64;
+
+/** What the taint policy did on this node at the last publish. */
+export const taintReportSchema = z.object({
+  policy: z.enum(TAINT_POLICIES),
+  applied: z.boolean().describe("Whether virtgate's not-ready taint is on the node."),
+  refused: z.string().optional().describe('Set when the guard refused to taint: the share of the pool already tainted was too high.'),
+});
+
+/**
+ * One check result. The id is any string, not core's CheckId: newer agents may add checks, and
+ * the API server keeps whatever a node writes (readers bound it themselves).
+ */
+export const reportCheckSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(CHECK_STATUSES),
+    message: z.string(),
+    hint: z.string().optional(),
+  })
+  .meta(PRESERVE_UNKNOWN_FIELDS);
+
+const statusShape = {
+  ready: z.boolean(),
+  tier: z.enum(TIERS),
+  conclusive: z.boolean().describe('False when a check that decides the tier ended in error: the tier is a guess.'),
+  kvm: z.enum(CHECK_STATUSES).describe('Status of dev.kvm, for kubectl get.'),
+  kernel: z.string().max(32).describe('Kernel major.minor, for kubectl get.'),
+  checks: z.array(reportCheckSchema).max(MAX_REPORT_CHECKS),
+  agentVersion: z.string().max(64),
+  probedAt: timestampSchema.describe('When the probes last ran.'),
+  lastTransitionAt: timestampSchema.describe('When ready or tier last changed.'),
+  heartbeatAt: timestampSchema.describe('Refreshed every few minutes: the aggregator calls a report stale when this is old.'),
+  taint: taintReportSchema,
+};
+
+/**
+ * The per-node report as the agent writes it, in `status` of a cluster-scoped NodeValidation named
+ * after the node. There is no status subresource: the agent writes the whole object in one request.
+ * The host facts are kept whole (they vary by host and version) and typed by core/host.
+ */
+export const nodeValidationStatusSchema = z.object(statusShape).meta(PRESERVE_UNKNOWN_FIELDS);
+
+export const ownerReferenceSchema = z.object({
+  apiVersion: z.string().max(253),
+  kind: z.string().max(63),
+  name: z.string().max(253),
+  uid: z.string().max(128),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+
+/** The metadata the agent sets or reads back; the API server validates metadata itself. */
+const metadataSchema = z.object({
+  name: objectNameSchema,
+  resourceVersion: z.string().optional(),
+  uid: z.string().optional(),
+  creationTimestamp: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  ownerReferences: z.array(ownerReferenceSchema).optional(),
+});
+
+export const nodeValidationSpecSchema = z
+  .object({ nodeName: objectNameSchema.describe('The Node this report is about; its owner reference must name the same Node.') })
+  .meta({ 'x-kubernetes-validations': [{ rule: 'self.nodeName == oldSelf.nodeName', message: 'nodeName is immutable' }] });
+
+export const nodeValidationSchema = z.object({
+  apiVersion: z.literal(`${API_GROUP}/${API_VERSION}` as const),
+  kind: z.literal(NODE_VALIDATION_KIND),
+  metadata: metadataSchema,
+  spec: nodeValidationSpecSchema,
+  status: nodeValidationStatusSchema.optional(),
+});
+
+/**
+ * What the API server stores (the CRD's openAPIV3Schema): the same fields and limits, but every
+ * status field optional, the taint's too. A report may be written in parts, by an older or newer
+ * agent, or by something else with the agent's rights; readers narrow it field by field and say
+ * what is missing, which a rejected write could not.
+ */
+export const storedNodeValidationSchema = nodeValidationSchema.extend({
+  status: nodeValidationStatusSchema
+    .extend({ taint: taintReportSchema.partial() })
+    .partial()
+    .meta({ ...PRESERVE_UNKNOWN_FIELDS, description: "The report, written by the node's virtgate agent." })
+    .optional(),
+});
+
+export type TaintReport = z.infer<typeof taintReportSchema>;
+
+/** The status as the agent builds it: checks and facts typed by the code that produces them. */
+export type NodeValidationStatus = Omit<z.infer<typeof nodeValidationStatusSchema>, 'checks'> & {
+  checks: CheckResult[];
+  facts: HostFacts;
+};
+
+export type NodeValidation = Omit<z.infer<typeof nodeValidationSchema>, 'status'> & { status?: NodeValidationStatus };
