@@ -11,6 +11,8 @@ const ACTIONS = {
   // component without widening ControlPlane's API.
   'etcd/stop': (plane: ControlPlane) => plane['etcd'].stop(),
   'etcd/start': (plane: ControlPlane) => plane['etcd'].start(),
+  // SIGKILL mid-write; etcd/start then brings it back on the same data directory.
+  'etcd/kill': (plane: ControlPlane) => plane['etcd'].kill(),
   'scheduler/start': (plane: ControlPlane) => plane.startScheduler(),
   'scheduler/stop': (plane: ControlPlane) => plane.stopScheduler(),
   'controller-manager/start': (plane: ControlPlane) => plane.startControllerManager(),

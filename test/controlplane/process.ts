@@ -70,9 +70,17 @@ export class ManagedProcess {
     await rm(path.join(this.dir, 'pids', `${this.name}.pid`), { force: true });
   }
 
-  /** Kills without grace, as a crash would. */
+  /** SIGKILL only, as a crash would: the process gets no signal it could handle first. */
   async kill(): Promise<void> {
-    await this.stop(0);
+    const child = this.child;
+    if (!child?.pid || !this.running) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await this.exited;
+    await rm(path.join(this.dir, 'pids', `${this.name}.pid`), { force: true });
   }
 }
 

@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRITE_VERBS } from '../controlplane/audit.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { REPO_ROOT } from '../hosts/paths.ts';
@@ -17,6 +18,8 @@ import { Fault } from './ledger.ts';
 import { type CliRun, runCliBounded } from './run-cli-bounded.ts';
 
 const cp = useControlPlane();
+/** The identity of the admin kubeconfig every refused command here was given (test/controlplane/pki.ts). */
+const ADMIN_USER = 'virtgate-test-admin';
 
 interface Row {
   command: string;
@@ -147,6 +150,9 @@ describe('bad configuration: one line on stderr, exit 2, for every command', () 
     const rows = ROWS.filter((row) => row.command === command);
     it(`${command}: ${rows.map((row) => row.why).join('; ')}`, async () => {
       const fault = new Fault('bad-config', `virtgate ${command}`);
+      // The census: the refused processes hold the admin kubeconfig, so the audit log must show no
+      // write by the admin in this window (files run one at a time and this test writes nothing).
+      const mark = await cp.audit.mark();
       try {
         const failures: string[] = [];
         // Three processes at a time: the machine is shared.
@@ -159,6 +165,9 @@ describe('bad configuration: one line on stderr, exit 2, for every command', () 
             for (const problem of problems(row, run)) failures.push(`${row.why}: ${problem}`);
           });
         }
+        const writes = (await cp.audit.since(mark)).filter((event) => WRITE_VERBS.has(event.verb) && event.user.username === ADMIN_USER);
+        fault.objects(rows.length, writes.length);
+        expect(writes.map((event) => `${event.verb} ${event.requestURI}`)).toEqual([]);
         expect(failures).toEqual([]);
         fault.handled();
       } finally {

@@ -1,8 +1,13 @@
 /**
  * Someone else writing the same Node as fast as it can, the ways real controllers and people do:
  * label merge patches without a resourceVersion, label and taint read-modify-writes that carry
- * one (and so meet 409s themselves), and taint appends by JSON Patch (no resourceVersion, never a
- * lost update). It remembers every write that succeeded, so the test can check none was lost.
+ * one (and so meet 409s themselves), taint appends by JSON Patch (no resourceVersion, never a
+ * lost update), and annotations and labels set and removed again. It remembers every write that
+ * succeeded — what must be there and what must stay gone — so the test can check none was undone.
+ *
+ * It keeps writing through API faults: a write that gets no answer or a server error (5xx, 429)
+ * may or may not have landed, so its key is `uncertain` and not judged until a later write to the
+ * same key succeeds; after such a failure it pauses briefly instead of spinning.
  */
 import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, type V1Taint } from '@kubernetes/client-node';
 import { statusOf } from '../support/wait.ts';
@@ -20,16 +25,33 @@ export interface WriterOutcome {
   /** The last value written successfully per label key. */
   labels: Record<string, string>;
   taints: V1Taint[];
-  /** Keys whose last write had an unknown outcome (no answer): not checked. */
+  /** The last value written successfully per annotation key. */
+  annotations: Record<string, string>;
+  /** Label and annotation keys whose last successful write removed them: they must stay absent. */
+  removedLabels: Set<string>;
+  removedAnnotations: Set<string>;
+  /** Keys whose last write had an unknown outcome (no answer, 5xx, 429): not checked. */
   uncertain: Set<string>;
 }
+
+const PAUSE_AFTER_FAILURE_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ConcurrentWriter {
   private readonly core: CoreV1Api;
   private readonly node: string;
   private stopped = false;
   private loop: Promise<void> | undefined;
-  private readonly outcome: WriterOutcome = { writes: 0, conflicts: 0, labels: {}, taints: [], uncertain: new Set() };
+  private readonly outcome: WriterOutcome = {
+    writes: 0,
+    conflicts: 0,
+    labels: {},
+    taints: [],
+    annotations: {},
+    removedLabels: new Set(),
+    removedAnnotations: new Set(),
+    uncertain: new Set(),
+  };
 
   constructor(admin: KubeConfig, node: string) {
     this.core = admin.makeApiClient(CoreV1Api);
@@ -48,11 +70,19 @@ export class ConcurrentWriter {
 
   private async run(): Promise<void> {
     for (let step = 0; !this.stopped; step += 1) {
-      const kind = step % 4;
-      if (kind === 0) await this.labelWithoutVersion(step);
-      else if (kind === 1) await this.labelWithVersion(step);
-      else if (kind === 2) await this.taintWithVersion(step);
-      else await this.appendTaint(step);
+      const kind = step % 6;
+      try {
+        if (kind === 0) await this.labelWithoutVersion(step);
+        else if (kind === 1) await this.labelWithVersion(step);
+        else if (kind === 2) await this.taintWithVersion(step);
+        else if (kind === 3) await this.appendTaint(step);
+        else if (kind === 4) await this.annotation(step);
+        else await this.removeLabel(step);
+      } catch (error) {
+        // A read before a read-modify-write failed (the API server is down): nothing was written.
+        if (statusOf(error) === undefined || (statusOf(error) ?? 0) >= 429) await sleep(PAUSE_AFTER_FAILURE_MS);
+        else throw error;
+      }
     }
   }
 
@@ -65,10 +95,42 @@ export class ConcurrentWriter {
       onSuccess();
     } catch (error) {
       const status = statusOf(error);
-      if (status === 409) this.outcome.conflicts += 1;
-      else if (status === undefined) this.outcome.uncertain.add(key);
-      else throw error;
+      if (status === 409) {
+        this.outcome.conflicts += 1;
+        return;
+      }
+      if (status === undefined || status === 429 || status >= 500) {
+        this.outcome.uncertain.add(key);
+        await sleep(PAUSE_AFTER_FAILURE_MS);
+        return;
+      }
+      throw error;
     }
+  }
+
+  /** Sets one of a few annotations, or removes it again (merge patch with null). */
+  private async annotation(step: number): Promise<void> {
+    const key = `${PREFIX}/note-${step % 2}`;
+    const remove = step % 4 === 0;
+    const value = remove ? null : `v${step}`;
+    await this.attempt(`annotation:${key}`, () => this.core.patchNode({ name: this.node, body: { metadata: { annotations: { [key]: value } } } }, mergePatch), () => {
+      if (value === null) {
+        delete this.outcome.annotations[key];
+        this.outcome.removedAnnotations.add(key);
+      } else {
+        this.outcome.annotations[key] = value;
+        this.outcome.removedAnnotations.delete(key);
+      }
+    });
+  }
+
+  /** Removes one of the plain labels again (merge patch with null), so absence is tested too. */
+  private async removeLabel(step: number): Promise<void> {
+    const key = `${PREFIX}/plain-${step % 3}`;
+    await this.attempt(key, () => this.core.patchNode({ name: this.node, body: { metadata: { labels: { [key]: null } } } }, mergePatch), () => {
+      delete this.outcome.labels[key];
+      this.outcome.removedLabels.add(key);
+    });
   }
 
   private async labelWithoutVersion(step: number): Promise<void> {
@@ -76,6 +138,7 @@ export class ConcurrentWriter {
     const value = `v${step}`;
     await this.attempt(key, () => this.core.patchNode({ name: this.node, body: { metadata: { labels: { [key]: value } } } }, mergePatch), () => {
       this.outcome.labels[key] = value;
+      this.outcome.removedLabels.delete(key);
     });
   }
 
@@ -113,4 +176,22 @@ export class ConcurrentWriter {
       this.outcome.taints.push(taint);
     });
   }
+}
+
+/** What must have survived of a writer's work: its last certain writes, present or removed. */
+export function writerSurvivors(outcome: WriterOutcome): {
+  labels: Record<string, string>;
+  taints: V1Taint[];
+  annotations: Record<string, string>;
+  absentLabels: string[];
+  absentAnnotations: string[];
+} {
+  const certain = (key: string) => !outcome.uncertain.has(key);
+  return {
+    labels: Object.fromEntries(Object.entries(outcome.labels).filter(([key]) => certain(key))),
+    taints: outcome.taints.filter((taint) => certain(taint.key)),
+    annotations: Object.fromEntries(Object.entries(outcome.annotations).filter(([key]) => certain(`annotation:${key}`))),
+    absentLabels: [...outcome.removedLabels].filter(certain),
+    absentAnnotations: [...outcome.removedAnnotations].filter((key) => certain(`annotation:${key}`)),
+  };
 }

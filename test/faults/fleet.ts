@@ -10,6 +10,7 @@ import type { AgentProcess } from '../support/agent-process.ts';
 import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { childEnv } from './child-env.ts';
+import { ConcurrentWriter, writerSurvivors } from './concurrent-writer.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import type { Fault } from './ledger.ts';
 import { crashes, pidsOf, type Watched } from './processes.ts';
@@ -37,6 +38,7 @@ export class Fleet {
   readonly aggregator: AggregatorProcess;
   private readonly admin: KubeConfig;
   private readonly pids: Array<number | undefined>;
+  private writers: ConcurrentWriter[] = [];
 
   private constructor(admin: KubeConfig, nodes: FaultNode[], agents: AgentProcess[], aggregator: AggregatorProcess) {
     this.admin = admin;
@@ -91,17 +93,50 @@ export class Fleet {
    * returns what crashed and what was lost, for the test to assert empty.
    */
   async recover(fault: Fault, timeoutMs = 120_000): Promise<{ crashed: string[]; lost: string[] }> {
-    await fault.converge(() => settle('the published state and the aggregator to match the hosts', () => this.mismatches(), timeoutMs));
-    await settle('readiness to recover', () => this.unready(), timeoutMs);
+    let notConverged: unknown;
+    try {
+      await fault.converge(() => settle('the published state and the aggregator to match the hosts', () => this.mismatches(), timeoutMs));
+      await settle('readiness to recover', () => this.unready(), timeoutMs);
+    } catch (error) {
+      notConverged = error;
+    }
+    // The census runs whether or not the fleet converged: a fault that never recovers is still
+    // counted (the ledger marks it not recovered and the summary fails the run).
+    const outcomes = await Promise.all(this.writers.map((writer) => writer.stop()));
+    this.writers = [];
     const counted = await census(
       this.admin,
-      this.nodes.map((node) => ({ name: node.name, labels: node.foreignLabels, taints: node.foreignTaints, report: true })),
+      this.nodes.map((node, index) => {
+        const writer = outcomes[index] ? writerSurvivors(outcomes[index]) : undefined;
+        return {
+          name: node.name,
+          labels: { ...node.foreignLabels, ...writer?.labels },
+          taints: [...node.foreignTaints, ...(writer?.taints ?? [])],
+          annotations: writer?.annotations ?? {},
+          absentLabels: writer?.absentLabels ?? [],
+          absentAnnotations: writer?.absentAnnotations ?? [],
+          report: true,
+        };
+      }),
     );
     fault.objects(counted.checked, counted.lost.length);
+    if (outcomes.length > 0) fault.detail(`foreign writers: ${outcomes.map((outcome) => `${outcome.writes} writes`).join(', ')}`);
+    if (notConverged !== undefined) throw notConverged;
     return { crashed: crashes(this.watched(), this.pids), lost: counted.lost };
   }
 
+  /**
+   * Another controller at work on the same nodes during the fault: one writer per node adds,
+   * changes and removes its own labels, annotations and taints until `recover` stops it and
+   * checks that every last write of it stands.
+   */
+  startForeignWriters(): void {
+    this.writers = this.nodes.map((node) => new ConcurrentWriter(this.admin, node.name));
+    for (const writer of this.writers) writer.start();
+  }
+
   async stop(): Promise<void> {
+    await Promise.all(this.writers.map((writer) => writer.stop().catch(() => undefined)));
     await Promise.all([...this.agents.map((agent) => agent.stop()), this.aggregator.stop()]);
   }
 }

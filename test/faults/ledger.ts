@@ -54,9 +54,13 @@ export class Fault {
   private written = false;
   private note: string | undefined;
 
-  constructor(kind: string, test: string) {
+  /** `ledgerFile` defaults to the run's ledger; the ledger's own self-test writes to a file of its own. */
+  private readonly ledgerFile: string | undefined;
+
+  constructor(kind: string, test: string, ledgerFile?: string) {
     this.kind = kind;
     this.test = test;
+    this.ledgerFile = ledgerFile;
   }
 
   /** The fault was injected (once more). */
@@ -90,7 +94,7 @@ export class Fault {
   }
 
   detail(text: string): void {
-    this.note = text;
+    this.note = this.note ? `${this.note}; ${text}` : text;
   }
 
   finish(): LedgerEntry {
@@ -104,7 +108,7 @@ export class Fault {
       objectsLost: this.lost,
       ...(this.note ? { detail: this.note } : {}),
     };
-    if (!this.written) appendFileSync(ledgerPath(), `${JSON.stringify(entry)}\n`);
+    if (!this.written) appendFileSync(this.ledgerFile ?? ledgerPath(), `${JSON.stringify(entry)}\n`);
     this.written = true;
     return entry;
   }

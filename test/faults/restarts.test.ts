@@ -57,6 +57,7 @@ describe('control-plane restarts under a running fleet', () => {
       // /dev/kvm goes on every host: each agent publishes hardware → emulation at its next probe.
       for (const node of fleet.nodes) await removeDevice(node.host.root, 'kvm');
       await waitFor('the first agent write of the change', async () => ((await agentWrites(mark)).size > 0 ? true : undefined), 30_000, 20);
+      fleet.startForeignWriters();
       await cp.control('apiserver/kill');
       fault.injected();
       const landed = await agentWrites(mark);
@@ -81,6 +82,7 @@ describe('control-plane restarts under a running fleet', () => {
   it('kube-apiserver SIGKILLed under the aggregator\'s watches while the hosts change: /readyz goes false, then all converges', async () => {
     const fault = new Fault('apiserver-kill', 'during aggregator watches');
     try {
+      fleet.startForeignWriters();
       await cp.control('apiserver/kill');
       fault.injected();
       // The hosts change while the server is gone: nothing can be written or watched now.
@@ -110,6 +112,7 @@ describe('control-plane restarts under a running fleet', () => {
     const fault = new Fault('etcd-restart', 'etcd stopped for 8 s, then started');
     try {
       const failuresBefore = publishFailures();
+      fleet.startForeignWriters();
       await cp.control('etcd/stop');
       fault.injected();
       for (const node of fleet.nodes) await removeDevice(node.host.root, 'kvm');
@@ -123,6 +126,32 @@ describe('control-plane restarts under a running fleet', () => {
       expect(crashed).toEqual([]);
       expect(lost).toEqual([]);
       expect(failed.some((count) => count > 0)).toBe(true);
+    } finally {
+      fault.finish();
+    }
+  });
+
+  it('etcd SIGKILLed while the agents write a verdict change, restarted on the same data directory: converges, nothing lost', async () => {
+    const fault = new Fault('etcd-kill', 'during agent writes');
+    try {
+      const failuresBefore = publishFailures();
+      const mark = await cp.audit.mark();
+      // The hosts get /dev/kvm back: each agent publishes emulation → hardware at its next probe.
+      for (const node of fleet.nodes) await restoreDevice(node.host.root, 'kvm');
+      await waitFor('the first agent write of the change', async () => ((await agentWrites(mark)).size > 0 ? true : undefined), 30_000, 20);
+      fleet.startForeignWriters();
+      await cp.control('etcd/kill');
+      fault.injected();
+      const landed = await agentWrites(mark);
+      await sleep(6_000);
+      await cp.control('etcd/start');
+      fault.cleared();
+
+      const { crashed, lost } = await fleet.recover(fault);
+      const failed = publishFailures().map((count, index) => count - (failuresBefore[index] ?? 0));
+      fault.detail(`writes landed before the kill: ${[...landed].map(([node, kinds]) => `${node} ${kinds.join(',')}`).join('; ')}; publishes failed meanwhile: ${failed.join('/')}`);
+      expect(crashed).toEqual([]);
+      expect(lost).toEqual([]);
     } finally {
       fault.finish();
     }

@@ -52,6 +52,7 @@ describe('a slow API server (through a delaying proxy)', () => {
       proxy.setDelay(4_000);
       // A blip as the slowness starts: every client must reconnect through the slow path.
       proxy.resetAll();
+      fleet.startForeignWriters();
       fault.injected();
       for (const node of fleet.nodes) await removeDevice(node.host.root, 'kvm');
       // Each agent probes every 10 s; its publish times out (2 s) and is retried with backoff.

@@ -1,7 +1,7 @@
 /** The closing summary's arithmetic: what the run reports, and that a lost object shows. */
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from './ledger.ts';
-import { renderSummary, summarise } from './summary.ts';
+import { failures, renderSummary, summarise } from './summary.ts';
 
 const entry = (kind: string, overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
   kind,
@@ -39,5 +39,13 @@ describe('fault summary', () => {
     const text = renderSummary(summarise(entries), entries);
     expect(text).toContain('OBJECTS LOST: 2');
     expect(text).toContain('! conflict-409 — conflict-409 test: writer taints gone');
+  });
+
+  it('fails the run for a fault that did not recover, even with nothing lost', () => {
+    const entries = [entry('apiserver-kill'), entry('etcd-kill', { recovered: false, convergeMs: null })];
+    const summary = summarise(entries);
+    expect(failures(summary)).toEqual(['1 fault(s) did not recover']);
+    expect(renderSummary(summary, entries)).toContain('objects lost: 0; 1 NOT RECOVERED — the fault suite fails');
+    expect(failures(summarise([entry('apiserver-kill')]))).toEqual([]);
   });
 });

@@ -43,6 +43,15 @@ export function summarise(entries: readonly LedgerEntry[]): FaultSummary {
   return { kinds, total };
 }
 
+/** Why the fault suite fails, from its summary: objects lost, or faults that never recovered. Empty: it passes. */
+export function failures(summary: FaultSummary): string[] {
+  const reasons: string[] = [];
+  if (summary.total.objectsLost > 0) reasons.push(`${summary.total.objectsLost} object(s) lost`);
+  const unrecovered = summary.total.entries - summary.total.recovered;
+  if (unrecovered > 0) reasons.push(`${unrecovered} fault(s) did not recover`);
+  return reasons;
+}
+
 const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 
 /** A fixed-width table: one row per kind of fault, then the totals, then what each test noted. */
@@ -61,7 +70,11 @@ export function renderSummary(summary: FaultSummary, entries: readonly LedgerEnt
   const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   const out = [line(header), rule, ...rows.slice(1, -1).map(line), rule, line(rows[rows.length - 1] ?? [])];
-  const verdict = summary.total.objectsLost === 0 ? 'objects lost: 0' : `OBJECTS LOST: ${summary.total.objectsLost} — the fault suite fails`;
+  const failed = failures(summary);
+  const verdict =
+    failed.length === 0
+      ? `objects lost: 0; every fault recovered`
+      : `${summary.total.objectsLost > 0 ? `OBJECTS LOST: ${summary.total.objectsLost}` : 'objects lost: 0'}; ${summary.total.entries - summary.total.recovered} NOT RECOVERED — the fault suite fails`;
   const notes = entries
     .filter((entry) => entry.detail || !entry.recovered)
     .map((entry) => `  ${entry.recovered ? ' ' : '!'} ${entry.kind} — ${entry.test}${entry.detail ? `: ${entry.detail}` : ''}`);

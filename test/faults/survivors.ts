@@ -1,6 +1,7 @@
 /**
- * Objects lost: what had to survive a fault — each fault node, its NodeValidation, and every
- * foreign label and taint on it — counted against the API server after the fault.
+ * Objects lost: what had to survive a fault — each fault node, its NodeValidation, every foreign
+ * label, annotation and taint on it, and the absence of what a foreign writer removed — counted
+ * against the API server after the fault.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Taint } from '@kubernetes/client-node';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
@@ -10,6 +11,10 @@ export interface Expected {
   name: string;
   labels: Record<string, string>;
   taints: V1Taint[];
+  annotations?: Record<string, string>;
+  /** Foreign keys whose last write removed them: a write that brings one back undid that removal. */
+  absentLabels?: string[];
+  absentAnnotations?: string[];
   /** The node's NodeValidation must exist (false before its agent ever published). */
   report: boolean;
 }
@@ -39,6 +44,19 @@ export async function census(admin: KubeConfig, expected: readonly Expected[]): 
     for (const [key, value] of Object.entries(want.labels)) {
       checked += 1;
       if (labels[key] !== value) lost.push(`label ${key}=${value} on ${want.name}`);
+    }
+    const annotations = node?.metadata?.annotations ?? {};
+    for (const [key, value] of Object.entries(want.annotations ?? {})) {
+      checked += 1;
+      if (annotations[key] !== value) lost.push(`annotation ${key}=${value} on ${want.name}`);
+    }
+    for (const key of want.absentLabels ?? []) {
+      checked += 1;
+      if (key in labels) lost.push(`removed label ${key} is back on ${want.name}`);
+    }
+    for (const key of want.absentAnnotations ?? []) {
+      checked += 1;
+      if (key in annotations) lost.push(`removed annotation ${key} is back on ${want.name}`);
     }
     const taints = node?.spec?.taints ?? [];
     for (const taint of want.taints) {

@@ -1,15 +1,18 @@
 /**
- * What the published state must converge to: the verdict of the same probes on the fixture host
- * as it is now, compared with the Node's labels and condition, the NodeValidation, and the
- * aggregator's view of the node.
+ * What the published state must converge to: the verdict written down by hand for the fixture
+ * host (test/hosts/expected-verdicts.ts), in the state the host is in now (intact, or with
+ * /dev/kvm removed). It is not computed by virtgate, so a verdict that propagates perfectly but
+ * is wrong is still caught. Compared with the Node's labels and condition, the NodeValidation,
+ * and the aggregator's view of the node.
  */
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { evaluate } from '../../core/checks/evaluate.ts';
-import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
-import { probeHost } from '../../core/checks/probe-host.ts';
+import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
+import { expectedVerdict } from '../hosts/expected-verdicts.ts';
 import type { FaultNode } from './fault-nodes.ts';
 
 export interface Truth {
@@ -17,16 +20,20 @@ export interface Truth {
   tier: Tier;
   /** The `kvm` label the agent must publish. */
   kvm: 'true' | 'false';
+  /** The statuses the report's checks must have (only those the hand-written verdict names). */
+  checks: Partial<Record<string, CheckStatus>>;
 }
 
 const keys = nodeKeys();
 
-/** The verdict the agent must publish for this host right now (virt-host-validate left out, as the agents run). */
+/** The hand-written verdict for this host as it is now: intact, or with its /dev/kvm removed. */
 export async function truthOf(node: FaultNode): Promise<Truth> {
-  const verdict = evaluate(await probeHost(node.host.root, node.host.devices), { state: 'disabled' }, DEFAULT_POLICY);
-  if (!verdict.conclusive) throw new Error(`the host of ${node.name} is inconclusive: truth needs a conclusive fixture`);
-  const kvm = verdict.checks.find((check) => check.id === 'dev.kvm')?.status === 'pass' ? 'true' : 'false';
-  return { ready: verdict.ready, tier: verdict.tier, kvm };
+  const kvmThere = await lstat(path.join(node.host.root, 'dev/kvm')).then(
+    () => true,
+    () => false,
+  );
+  const expected = expectedVerdict(node.host.profile, kvmThere ? 'intact' : 'withoutKvm');
+  return { ready: expected.ready, tier: expected.tier, kvm: expected.checks['dev.kvm'] === 'pass' ? 'true' : 'false', checks: expected.checks };
 }
 
 /** Every way the published state differs from the truth; empty when it matches. */
@@ -53,6 +60,9 @@ export async function publishedMismatches(admin: KubeConfig, node: FaultNode, tr
   if (report) {
     expect('report ready', report.status?.ready, truth.ready);
     expect('report tier', report.status?.tier, truth.tier);
+    for (const [id, status] of Object.entries(truth.checks)) {
+      expect(`report check ${id}`, report.status?.checks?.find((check) => check.id === id)?.status, status);
+    }
   }
   return problems;
 }

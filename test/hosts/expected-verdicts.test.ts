@@ -1,0 +1,34 @@
+/**
+ * virtgate's verdict on every fixture host, against the verdict written down by hand in
+ * expected-verdicts.ts — the truth the fault suite compares published state with.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../core/checks/evaluate.ts';
+import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
+import { probeHost } from '../../core/checks/probe-host.ts';
+import { buildHost, HOST_PROFILES, removeDevice } from './build-host.ts';
+import { EXPECTED_VERDICTS, type ExpectedVerdict } from './expected-verdicts.ts';
+
+let base = '';
+beforeAll(async () => {
+  base = await mkdtemp(path.join(os.tmpdir(), 'virtgate-expected-'));
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+async function judged(profile: (typeof HOST_PROFILES)[number], withoutKvm: boolean): Promise<ExpectedVerdict> {
+  const host = await buildHost(path.join(base, `${profile}-${withoutKvm ? 'nokvm' : 'intact'}`), profile);
+  if (withoutKvm) await removeDevice(host.root, 'kvm');
+  const verdict = evaluate(await probeHost(host.root, host.devices), { state: 'disabled' }, DEFAULT_POLICY);
+  return { tier: verdict.tier, ready: verdict.ready, checks: Object.fromEntries(verdict.checks.map((check) => [check.id, check.status])) };
+}
+
+describe('every fixture host gets the verdict a person expects', () => {
+  it.each(HOST_PROFILES)('%s', async (profile) => {
+    const expected = EXPECTED_VERDICTS[profile];
+    expect(await judged(profile, false)).toMatchObject(expected.intact);
+    if (expected.withoutKvm) expect(await judged(profile, true)).toMatchObject(expected.withoutKvm);
+  });
+});
