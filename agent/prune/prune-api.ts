@@ -1,5 +1,6 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../../core/kube/api-error.ts';
+import { listAll, listPage } from '../../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import type { MetadataPatch } from './plan.ts';
@@ -24,16 +25,14 @@ export class PruneApi {
     this.dryRun = dryRun ? 'All' : undefined;
   }
 
-  /** All nodes, a page at a time (a LIST of thousands of nodes in one response is what hurts API servers). */
+  /** All nodes, a page at a time. */
   async listNodes(): Promise<V1Node[]> {
-    const nodes: V1Node[] = [];
-    let _continue: string | undefined;
-    do {
-      const page = await this.core.listNode({ limit: PAGE_SIZE, ...(_continue ? { _continue } : {}) }, requestOptions(this.timeoutMs));
-      nodes.push(...page.items);
-      _continue = page.metadata?._continue || undefined;
-    } while (_continue);
-    return nodes;
+    const listed = await listAll(
+      async ({ limit, continueToken }) => listPage(await this.core.listNode({ limit, _continue: continueToken }, requestOptions(this.timeoutMs))),
+      PAGE_SIZE,
+      (item) => item as V1Node,
+    );
+    return listed.items;
   }
 
   readNode(name: string): Promise<V1Node> {
@@ -50,22 +49,23 @@ export class PruneApi {
 
   /** Names of every NodeValidation; none when the CRD is gone. */
   async listNodeValidationNames(): Promise<string[]> {
-    const names: string[] = [];
-    let _continue: string | undefined;
     try {
-      do {
-        const page = (await this.custom.listClusterCustomObject(
-          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit: PAGE_SIZE, ...(_continue ? { _continue } : {}) },
-          requestOptions(this.timeoutMs),
-        )) as { items?: Array<{ metadata?: { name?: string } }>; metadata?: { continue?: string } };
-        for (const item of page.items ?? []) if (item.metadata?.name) names.push(item.metadata.name);
-        _continue = page.metadata?.continue || undefined;
-      } while (_continue);
+      const listed = await listAll(
+        async ({ limit, continueToken }) =>
+          listPage(
+            await this.custom.listClusterCustomObject(
+              { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit, _continue: continueToken },
+              requestOptions(this.timeoutMs),
+            ),
+          ),
+        PAGE_SIZE,
+        (item) => (item as { metadata?: { name?: string } }).metadata?.name,
+      );
+      return listed.items.filter((name): name is string => Boolean(name));
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;
     }
-    return names;
   }
 
   /** Deletes one NodeValidation; false when it was already gone. */

@@ -1,10 +1,10 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
-import pRetry from 'p-retry';
 import { apiFailure } from '../../core/kube/api-error.ts';
+import { listAll } from '../../core/kube/list.ts';
+import { retryApiCall } from '../../core/kube/retry.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
 import { projectNode, projectReport } from '../watch/project.ts';
 import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient } from '../watch/resources.ts';
-import { listAll } from '../watch/list-all.ts';
 
 /** The cluster could not be read: `message` is one line saying what failed and what to do. */
 export class ClusterReadError extends Error {
@@ -32,8 +32,8 @@ export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions):
 
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
   const [nodes, reports, kubevirt, cdi] = await Promise.all([
-    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions), pageSize, projectNode)),
-    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions), pageSize, projectReport)).catch((error: unknown) => {
+    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions).list, pageSize, projectNode)),
+    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions).list, pageSize, projectReport)).catch((error: unknown) => {
       if (error instanceof NotServed) return { items: [] };
       throw error;
     }),
@@ -51,7 +51,7 @@ async function observe(
   attempt: <T>(what: string, call: () => Promise<T>) => Promise<T>,
 ): Promise<CustomResourceObservation> {
   try {
-    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions), pageSize, (raw) => raw));
+    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions).list, pageSize, (raw) => raw));
     return { state: 'listed', items };
   } catch (error) {
     if (error instanceof NotServed) return { state: 'crd-absent' };
@@ -66,13 +66,7 @@ const TRANSIENT = (status: number) => status === 0 || status === 429 || status >
 
 async function withRetries<T>(what: string, server: string, call: () => Promise<T>, retries: number): Promise<T> {
   try {
-    return await pRetry(call, {
-      retries,
-      minTimeout: 500,
-      factor: 2,
-      randomize: true,
-      shouldRetry: ({ error }) => TRANSIENT(apiFailure(error).status),
-    });
+    return await retryApiCall(call, { retries, minTimeout: 500, maxTimeout: 30_000, shouldRetry: (error) => TRANSIENT(apiFailure(error).status) });
   } catch (error) {
     const failure = apiFailure(error);
     if (failure.status === 404) throw new NotServed(what);

@@ -5,6 +5,7 @@ import { DEVICE_SPECS } from '../../core/host/probes/devices.ts';
 import { assertHostRoot } from '../../core/host/probe-host.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
+import { stopOnSignal } from '../../core/shutdown.ts';
 import { deviceNumbers, durationSeconds, majorMinor, port, positiveNumber, share } from '../parse-options.ts';
 import { asUsageError, UsageError } from '../usage-error.ts';
 
@@ -114,12 +115,5 @@ async function runAgent(flags: AgentFlags): Promise<void> {
   } catch (error) {
     throw new UsageError(`cannot serve HTTP on ${config.bindAddress}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      agent.stop().then(resolve, resolve);
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
-  });
+  await stopOnSignal(log, () => agent.stop());
 }

@@ -5,6 +5,7 @@ import { loadVersionData } from '../../aggregator/versions/load.ts';
 import type { VersionData } from '../../aggregator/versions/schema.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
+import { stopOnSignal } from '../../core/shutdown.ts';
 import { durationSeconds, port, positiveNumber } from '../parse-options.ts';
 import { asUsageError, UsageError } from '../usage-error.ts';
 
@@ -78,18 +79,8 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
   }
   aggregator.start();
   log.info({ address, versionsFile: config.versionsFile, dataUpdated: data.updated, staleAfterSeconds: config.staleAfterSeconds, minReady: config.minReady }, 'virtgate aggregator started');
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      aggregator.stop().then(
-        () => {
-          log.info('virtgate aggregator stopped');
-          resolve();
-        },
-        resolve,
-      );
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+  await stopOnSignal(log, async () => {
+    await aggregator.stop();
+    log.info('virtgate aggregator stopped');
   });
 }
