@@ -1,6 +1,6 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { apiFailure } from '../../core/kube/api-error.ts';
-import { listAll } from '../../core/kube/list.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { retryApiCall } from '../../core/kube/retry.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
 import { projectNode, projectReport } from '../watch/project.ts';
@@ -27,7 +27,7 @@ export interface ListOnceOptions {
 export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions): Promise<ClusterSnapshot> {
   const server = kc.getCurrentCluster()?.server ?? '(no server)';
   const clientOptions: ClientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: options.requestTimeoutMs };
-  const pageSize = options.pageSize ?? 500;
+  const pageSize = options.pageSize ?? PAGE_SIZE;
   const attempt = <T>(what: string, call: () => Promise<T>) => withRetries(what, server, call, options.retries ?? 2);
 
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));

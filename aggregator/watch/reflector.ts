@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { isRecord } from '../model/untrusted.ts';
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
-import { listAll } from '../../core/kube/list.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { objectKey } from './project.ts';
 import type { ResourceClient, WatchHandle } from './resources.ts';
 
@@ -41,7 +41,7 @@ export const DEFAULT_REFLECTOR_TIMING: ReflectorTiming = {
   staleAfterMs: 330_000,
   watchTimeoutSeconds: 300,
   backoff: DEFAULT_BACKOFF,
-  pageSize: 500,
+  pageSize: PAGE_SIZE,
 };
 
 export interface ReflectorStatus {

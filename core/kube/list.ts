@@ -2,6 +2,9 @@
  * LIST, a page at a time: a LIST of thousands of objects in one response is what hurts API
  * servers. Every LIST virtgate makes goes through `listAll`.
  */
+/** Page size of every LIST: large enough for few round trips, small enough for the API server. */
+export const PAGE_SIZE = 500;
+
 export interface ListPage {
   items: unknown[];
   resourceVersion: string;
