@@ -7,12 +7,12 @@ import { desiredNode, type DesiredNode, diff, differs } from './desired/node-sta
 import { type Ownership, parseOwnership } from './desired/ownership.ts';
 import { taintReport } from './desired/taint.ts';
 import { type EffectiveVerdict, holdVerdict, type PublishedVerdict } from './desired/verdict-hold.ts';
-import { ConditionExporter } from './exporters/condition.ts';
-import { EventsExporter } from './exporters/events.ts';
-import type { HeartbeatDue, NodeStatus, Observation } from './exporters/exporter.ts';
-import { MetricsExporter } from './exporters/metrics.ts';
-import { NodeLabelsTaintsExporter } from './exporters/node-labels-taints.ts';
-import { ReportExporter } from './exporters/report.ts';
+import { conditionExporter } from './exporters/condition.ts';
+import { eventsExporter } from './exporters/events.ts';
+import type { Exporter, HeartbeatDue, NodeStatus, Observation } from './exporters/exporter.ts';
+import { metricsExporter } from './exporters/metrics.ts';
+import { nodeLabelsTaintsExporter } from './exporters/node-labels-taints.ts';
+import { reportExporter } from './exporters/report.ts';
 import { TaintGuard } from './exporters/taint-guard.ts';
 import type { AgentMetrics } from './metrics.ts';
 import type { NodeApi } from './node-api.ts';
@@ -52,22 +52,22 @@ export class Publisher {
   private readonly api: NodeApi;
   private readonly settings: PublisherSettings;
   private readonly log: Logger;
-  private readonly node: NodeLabelsTaintsExporter;
-  private readonly condition: ConditionExporter;
-  private readonly report: ReportExporter;
-  private readonly events: EventsExporter;
-  private readonly metrics: MetricsExporter;
+  private readonly node: Exporter<NodeStatus>;
+  private readonly condition: Exporter<Date | undefined>;
+  private readonly report: Exporter<Date | undefined>;
+  private readonly events: Exporter;
+  private readonly metrics: Exporter;
 
   constructor(api: NodeApi, settings: PublisherSettings, metrics: AgentMetrics, log: Logger, clock: () => Date) {
     this.api = api;
     this.settings = settings;
     this.log = log;
     const guard = new TaintGuard(api, settings.keys, settings.taintConfig);
-    this.node = new NodeLabelsTaintsExporter(api, settings, guard, log);
-    this.condition = new ConditionExporter(api, settings.keys, log);
-    this.report = new ReportExporter(api, settings, log);
-    this.events = new EventsExporter(api, log);
-    this.metrics = new MetricsExporter(metrics, clock);
+    this.node = nodeLabelsTaintsExporter(api, settings, guard, log);
+    this.condition = conditionExporter(api, settings.keys, log);
+    this.report = reportExporter(api, settings, log);
+    this.events = eventsExporter(api, log);
+    this.metrics = metricsExporter(metrics, clock);
   }
 
   async publish(observation: Observation, heartbeat: HeartbeatDue, now: Date): Promise<Applied> {

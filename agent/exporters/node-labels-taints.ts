@@ -15,77 +15,67 @@ import type { TaintGuard } from './taint-guard.ts';
  * so a concurrent writer makes the server answer 409 instead of losing a taint, and the step is
  * read, decided and written again. Returns the status as the Node now stands.
  */
-export class NodeLabelsTaintsExporter implements Exporter<NodeStatus> {
-  private readonly api: NodeApi;
-  private readonly settings: NodeSettings;
-  private readonly guard: TaintGuard;
-  private readonly log: Logger;
+export function nodeLabelsTaintsExporter(api: NodeApi, settings: NodeSettings, guard: TaintGuard, log: Logger): Exporter<NodeStatus> {
+  const { keys } = settings;
 
-  constructor(api: NodeApi, settings: NodeSettings, guard: TaintGuard, log: Logger) {
-    this.api = api;
-    this.settings = settings;
-    this.guard = guard;
-    this.log = log;
-  }
-
-  async export(status: NodeStatus): Promise<NodeStatus> {
-    const { keys } = this.settings;
-    const { verdict, facts } = status.observation;
-    let { node, desired, taintRefused } = status;
-    const refuse = (reason: string) => {
-      taintRefused = reason;
-      desired = { ...desired, taints: refuseTaint(desired.taints, keys.notReadyTaint) };
-    };
-    await retryOnConflict(
-      async () => {
-        let changes = diff(desired, node, keys);
-        if (changes.taints.add.length > 0) {
-          const guard = await this.guard.mayTaint(node);
-          if (!guard.allowed) {
-            refuse(guard.reason);
-            changes = diff(desired, node, keys);
-          }
-        }
-        if (!metadataChanged(changes)) return;
-        try {
-          node = await this.write(node, changes, status.now);
-          if (changes.taints.add.length === 0) return;
-          const recheck = await this.guard.mayKeepTaint(node);
-          if (recheck.allowed) return;
-          refuse(recheck.reason);
-          node = await this.write(node, diff(desired, node, keys), status.now);
-        } catch (error) {
-          // Someone changed the node since it was read: read it again and decide again.
-          if (isConflict(error)) {
-            node = await this.api.readNode();
-            desired = desiredNode(this.settings, verdict, status.effective, facts, node);
-          }
-          throw error;
-        }
-      },
-      (attempt) => this.log.debug({ attempt }, 'node update conflicted; retrying'),
-    );
-    return { ...status, node, desired, taintRefused };
-  }
-
-  private write(node: V1Node, changes: NodeDiff, now: Date): Promise<V1Node> {
-    const { keys } = this.settings;
+  const write = (node: V1Node, changes: NodeDiff, now: Date): Promise<V1Node> => {
     const { add, remove } = changes.taints;
     const taintsChange = add.length > 0 || remove.length > 0;
-    if (Object.keys(changes.labels).length > 0) this.log.info({ decision: 'labels', changes: changes.labels }, 'updating node labels');
+    if (Object.keys(changes.labels).length > 0) log.info({ decision: 'labels', changes: changes.labels }, 'updating node labels');
     let taints: V1Taint[] = node.spec?.taints ?? [];
     for (const taint of add) {
-      this.log.info({ decision: 'taint', action: { kind: 'add', taint } }, 'tainting the node');
+      log.info({ decision: 'taint', action: { kind: 'add', taint } }, 'tainting the node');
       taints = withTaint(taints, taint, now);
     }
     for (const key of remove) {
-      this.log.info({ decision: 'taint', action: { kind: 'remove', key } }, 'removing a taint');
+      log.info({ decision: 'taint', action: { kind: 'remove', key } }, 'removing a taint');
       taints = withoutTaint(taints, key);
     }
-    return this.api.patchNode(taintsChange ? 'taints' : 'labels', {
+    return api.patchNode(taintsChange ? 'taints' : 'labels', {
       ...(Object.keys(changes.labels).length > 0 ? { labels: changes.labels } : {}),
       ...(changes.ownership !== undefined ? { annotations: { [keys.ownershipAnnotation]: changes.ownership } } : {}),
       ...(taintsChange ? { taints, resourceVersion: node.metadata?.resourceVersion ?? '' } : {}),
     });
-  }
+  };
+
+  return {
+    async export(status) {
+      const { verdict, facts } = status.observation;
+      let { node, desired, taintRefused } = status;
+      const refuse = (reason: string) => {
+        taintRefused = reason;
+        desired = { ...desired, taints: refuseTaint(desired.taints, keys.notReadyTaint) };
+      };
+      await retryOnConflict(
+        async () => {
+          let changes = diff(desired, node, keys);
+          if (changes.taints.add.length > 0) {
+            const answer = await guard.mayTaint(node);
+            if (!answer.allowed) {
+              refuse(answer.reason);
+              changes = diff(desired, node, keys);
+            }
+          }
+          if (!metadataChanged(changes)) return;
+          try {
+            node = await write(node, changes, status.now);
+            if (changes.taints.add.length === 0) return;
+            const recheck = await guard.mayKeepTaint(node);
+            if (recheck.allowed) return;
+            refuse(recheck.reason);
+            node = await write(node, diff(desired, node, keys), status.now);
+          } catch (error) {
+            // Someone changed the node since it was read: read it again and decide again.
+            if (isConflict(error)) {
+              node = await api.readNode();
+              desired = desiredNode(settings, verdict, status.effective, facts, node);
+            }
+            throw error;
+          }
+        },
+        (attempt) => log.debug({ attempt }, 'node update conflicted; retrying'),
+      );
+      return { ...status, node, desired, taintRefused };
+    },
+  };
 }

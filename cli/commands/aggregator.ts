@@ -7,7 +7,7 @@ import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { stopOnSignal } from '../../core/shutdown.ts';
 import { durationSeconds, port, positiveNumber } from '../parse-options.ts';
-import { asUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, toUsageError } from '../usage-error.ts';
 
 interface AggregatorFlags {
   kubeconfig?: string;
@@ -65,7 +65,7 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
     });
     data = await loadVersionData(config.versionsFile);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw toUsageError(error);
   }
   const kc = await asUsageError(() => loadKubeConfig(config.kubeconfig), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { component: 'aggregator' });
@@ -75,7 +75,7 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
     address = await aggregator.listen();
   } catch (error) {
     await aggregator.stop().catch(() => undefined);
-    throw new UsageError(`cannot serve HTTP on ${config.bindAddress}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw toUsageError(error, `cannot serve HTTP on ${config.bindAddress}:${config.port}`);
   }
   aggregator.start();
   log.info({ address, versionsFile: config.versionsFile, dataUpdated: data.updated, staleAfterSeconds: config.staleAfterSeconds, minReady: config.minReady }, 'virtgate aggregator started');
