@@ -50,13 +50,15 @@ export class NodeApi {
     return requestOptions(this.timeoutMs, contentType, await this.pool);
   }
 
-  private async write<T>(kind: WriteKind, call: () => Promise<T>): Promise<T> {
+  /** One request, counted once for each kind of thing it changes. */
+  private async write<T>(kinds: WriteKind | readonly WriteKind[], call: () => Promise<T>): Promise<T> {
+    const each = typeof kinds === 'string' ? [kinds] : kinds;
     try {
       const result = await call();
-      this.observe(kind, true);
+      for (const kind of each) this.observe(kind, true);
       return result;
     } catch (error) {
-      this.observe(kind, false);
+      for (const kind of each) this.observe(kind, false);
       throw error;
     }
   }
@@ -81,12 +83,13 @@ export class NodeApi {
   }
 
   /**
-   * One merge patch for labels, the ownership annotation and, when given, the whole taint list.
+   * One merge patch for labels, the ownership annotation and, when given, the whole taint list;
+   * `kinds` says what it changes (it is counted once for each).
    * Taints are a list without a merge key, so a taint change carries the resourceVersion it was
    * computed from: a concurrent writer makes the server answer 409 instead of losing a taint.
    */
   patchNode(
-    kind: 'labels' | 'taints',
+    kinds: ReadonlyArray<'labels' | 'taints'>,
     change: { labels?: Record<string, string | null>; annotations?: Record<string, string | null>; taints?: V1Taint[]; resourceVersion?: string },
   ): Promise<V1Node> {
     const body = {
@@ -97,7 +100,7 @@ export class NodeApi {
       },
       ...(change.taints ? { spec: { taints: change.taints } } : {}),
     };
-    return this.write(kind, async () =>
+    return this.write(kinds, async () =>
       this.remember(await this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch))),
     );
   }
