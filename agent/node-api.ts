@@ -8,7 +8,8 @@ import {
   type V1Taint,
 } from '@kubernetes/client-node';
 import { isNotFound } from '../core/kube/api-error.ts';
-import { listAll, listPage, PAGE_SIZE } from '../core/kube/list.ts';
+import { listAll, PAGE_SIZE } from '../core/kube/list.ts';
+import { nodePages } from '../core/kube/pages.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/kube/node-validation.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
@@ -119,12 +120,7 @@ export class NodeApi {
 
   /** The taint pool, a page at a time. */
   async listNodes(labelSelector: string): Promise<V1Node[]> {
-    const listed = await listAll(
-      async ({ limit, continueToken }) =>
-        listPage(await this.core.listNode({ ...(labelSelector ? { labelSelector } : {}), limit, _continue: continueToken }, await this.options())),
-      PAGE_SIZE,
-      (item) => item as V1Node,
-    );
+    const listed = await listAll(nodePages(this.core, () => this.options(), { labelSelector }), PAGE_SIZE, (item) => item as V1Node);
     return listed.items;
   }
 

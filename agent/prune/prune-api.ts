@@ -1,7 +1,8 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../../core/kube/api-error.ts';
-import { listAll, listPage, PAGE_SIZE } from '../../core/kube/list.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
+import { clusterObjectPages, nodePages } from '../../core/kube/pages.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import type { MetadataPatch } from './plan.ts';
 
@@ -25,11 +26,7 @@ export class PruneApi {
 
   /** All nodes, a page at a time. */
   async listNodes(): Promise<V1Node[]> {
-    const listed = await listAll(
-      async ({ limit, continueToken }) => listPage(await this.core.listNode({ limit, _continue: continueToken }, requestOptions(this.timeoutMs))),
-      PAGE_SIZE,
-      (item) => item as V1Node,
-    );
+    const listed = await listAll(nodePages(this.core, () => requestOptions(this.timeoutMs)), PAGE_SIZE, (item) => item as V1Node);
     return listed.items;
   }
 
@@ -48,17 +45,8 @@ export class PruneApi {
   /** Names of every NodeValidation; none when the CRD is gone. */
   async listNodeValidationNames(): Promise<string[]> {
     try {
-      const listed = await listAll(
-        async ({ limit, continueToken }) =>
-          listPage(
-            await this.custom.listClusterCustomObject(
-              { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit, _continue: continueToken },
-              requestOptions(this.timeoutMs),
-            ),
-          ),
-        PAGE_SIZE,
-        (item) => (item as { metadata?: { name?: string } }).metadata?.name,
-      );
+      const reports = clusterObjectPages(this.custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => requestOptions(this.timeoutMs));
+      const listed = await listAll(reports, PAGE_SIZE, (item) => (item as { metadata?: { name?: string } }).metadata?.name);
       return listed.items.filter((name): name is string => Boolean(name));
     } catch (error) {
       if (isNotFound(error)) return [];

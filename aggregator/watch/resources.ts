@@ -8,6 +8,7 @@ import {
   type ObservableMiddleware,
 } from '@kubernetes/client-node';
 import { listPage, type PageFetcher } from '../../core/kube/list.ts';
+import { clusterObjectPages, nodePages } from '../../core/kube/pages.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
 import { watchPath } from '../../core/kube/watch.ts';
@@ -68,7 +69,7 @@ function watcher(kc: KubeConfig, path: string, options: ClientOptions, query: Re
 export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
   const core = kc.makeApiClient(CoreV1Api);
   return {
-    list: async ({ limit, continueToken }) => listPage(await core.listNode({ limit, _continue: continueToken }, callOptions(options))),
+    list: nodePages(core, () => callOptions(options)),
     watch: watcher(kc, '/api/v1/nodes', options),
   };
 }
@@ -76,13 +77,7 @@ export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceCli
 export function nodeValidationsClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
   const custom = kc.makeApiClient(CustomObjectsApi);
   return {
-    list: async ({ limit, continueToken }) =>
-      listPage(
-        await custom.listClusterCustomObject(
-          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit, _continue: continueToken },
-          callOptions(options),
-        ),
-      ),
+    list: clusterObjectPages(custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => callOptions(options)),
     watch: watcher(kc, `/apis/${API_GROUP}/${API_VERSION}/${NODE_VALIDATION_PLURAL}`, options),
   };
 }
@@ -103,12 +98,10 @@ export function customResourceClient(kc: KubeConfig, resource: CustomResource, o
   const custom = kc.makeApiClient(CustomObjectsApi);
   const { group, version, plural } = resource;
   return {
-    list: async ({ limit, continueToken }) =>
-      listPage(
-        resource.namespaced
-          ? await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options))
-          : await custom.listClusterCustomObject({ group, version, plural, limit, _continue: continueToken }, callOptions(options)),
-      ),
+    list: resource.namespaced
+      ? async ({ limit, continueToken }) =>
+          listPage(await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options)))
+      : clusterObjectPages(custom, resource, () => callOptions(options)),
     watch: watcher(kc, `/apis/${group}/${version}/${plural}`, options),
   };
 }
