@@ -127,11 +127,15 @@ export class NodeApi {
   /**
    * Whether this node matches `labelSelector`. The API server answers (it owns selector syntax),
    * and is asked again only when the node's labels change: a failing node outside the taint pool
-   * would otherwise LIST the pool on every probe cycle.
+   * would otherwise LIST the pool on every probe cycle. Labels under `ownPrefix` count only when
+   * the selector names that prefix (a selector can only test keys it names): virtgate writing its
+   * own labels does not make the node ask again.
    */
-  async nodeMatches(labelSelector: string, node: V1Node): Promise<boolean> {
+  async nodeMatches(labelSelector: string, node: V1Node, ownPrefix: string): Promise<boolean> {
     if (!labelSelector) return true;
-    const labels = JSON.stringify(Object.entries(node.metadata?.labels ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    const ownKeysMatter = labelSelector.includes(`${ownPrefix}/`);
+    const relevant = Object.entries(node.metadata?.labels ?? {}).filter(([key]) => ownKeysMatter || !key.startsWith(`${ownPrefix}/`));
+    const labels = JSON.stringify(relevant.sort(([a], [b]) => a.localeCompare(b)));
     const known = this.selectorMatch;
     if (known && known.selector === labelSelector && known.labels === labels) return known.matches;
     const list = await this.core.listNode({ labelSelector, fieldSelector: `metadata.name=${this.nodeName}` }, await this.options());

@@ -24,7 +24,7 @@ export class TaintGuard {
   /** Before tainting: is this node in the pool, and would its taint stay within the share? */
   async mayTaint(node: V1Node): Promise<GuardAnswer> {
     const outside = { allowed: false, reason: 'this node is outside the taint pool selector' } as const;
-    if (!(await this.api.nodeMatches(this.config.poolSelector, node))) return outside;
+    if (!(await this.api.nodeMatches(this.config.poolSelector, node, this.keys.prefix))) return outside;
     const pool = await this.pool();
     if (!pool.some((member) => member.name === node.metadata?.name)) return outside;
     return this.decide(pool, node);
