@@ -5,7 +5,8 @@ import { evaluate } from '../core/checks/evaluate.ts';
 import { probeHost } from '../core/checks/probe-host.ts';
 import { runVirtHostValidate, type VhvFacts } from '../core/checks/vhv.ts';
 import { apiFailure } from '../core/kube/api-error.ts';
-import { CONDITION_TYPE, nodeKeys } from '../core/kube/names.ts';
+import { Backoff } from '../core/kube/backoff.ts';
+import { nodeKeys } from '../core/kube/names.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import type { AgentConfig } from './config.ts';
 import { heartbeatDue, type HeartbeatState, nextHeartbeatAt } from './heartbeat.ts';
@@ -13,9 +14,8 @@ import { agentHttp } from './http.ts';
 import { AgentMetrics } from './metrics.ts';
 import { NodeApi } from './node-api.ts';
 import { NodeWatch } from './node-watch.ts';
-import { type Applied, type Observation, publish, type PublishContext } from './publisher.ts';
-
-const MAX_RETRY_MS = 60_000;
+import type { Observation } from './exporters/exporter.ts';
+import { type Applied, Publisher } from './publisher.ts';
 
 /**
  * The DaemonSet process: probe on a jittered interval, publish what changed, refresh the
@@ -26,7 +26,8 @@ export class Agent {
   private readonly config: AgentConfig;
   private readonly log: Logger;
   private readonly metrics: AgentMetrics;
-  private readonly ctx: PublishContext;
+  private readonly api: NodeApi;
+  private readonly publisher: Publisher;
   private readonly watch: NodeWatch;
   private readonly http: FastifyInstance;
   private readonly now: () => Date;
@@ -38,7 +39,8 @@ export class Agent {
   /** The latest Node event seen while a publish ran: judged against what that publish left. */
   private nodeSeenDuringPublish: V1Node | undefined;
   private failingSince: Date | undefined;
-  private failures = 0;
+  /** Publish retries: exponential with full jitter up to a minute; a 429/503 Retry-After is honoured as given. */
+  private readonly backoff = new Backoff({ baseMs: 2000, maxMs: 60_000, maxRetryAfterMs: Infinity });
   /** Epoch ms before which only the scheduled retry may publish: the server's Retry-After. */
   private retryNotBefore = 0;
   private lastHeartbeatWrite = 0;
@@ -50,8 +52,9 @@ export class Agent {
     this.log = log;
     this.now = now;
     this.metrics = new AgentMetrics(config.nodeName);
-    const api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (kind, ok) => this.metrics.recordWrite(kind, ok));
-    this.ctx = { api, keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION, log };
+    this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (kind, ok) => this.metrics.recordWrite(kind, ok));
+    const settings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
+    this.publisher = new Publisher(this.api, settings, this.metrics, log, () => this.now());
     this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
       serverTimeoutSeconds: 300,
       staleAfterMs: 360_000,
@@ -166,18 +169,17 @@ export class Agent {
     this.nodeSeenDuringPublish = undefined;
     try {
       const refusedBefore = this.applied?.taint.refused;
-      this.applied = await publish(this.ctx, observation, heartbeat, now);
+      this.applied = await this.publisher.publish(observation, heartbeat, now);
       const { refused } = this.applied.taint;
       // Once per new reason, not every cycle: the report and the metric carry it meanwhile.
       if (refused && refused !== refusedBefore) this.log.warn({ decision: 'taint-refused', reason: refused }, 'taint guard refused to taint this node');
       const seen = this.nodeSeenDuringPublish;
       this.nodeSeenDuringPublish = undefined;
-      if (seen && !this.ctx.api.knows(seen)) this.checkDrift(seen, this.applied);
+      if (seen && !this.api.knows(seen)) this.checkDrift(seen, this.applied);
       if (heartbeat.condition || heartbeat.report) this.lastHeartbeatWrite = now.getTime();
-      this.metrics.recordPublished(this.applied.effective, this.applied.taint.refused !== undefined, this.now());
       if (this.failingSince) this.log.info({ decision: 'recovered', reason }, 'publishing works again');
       this.failingSince = undefined;
-      this.failures = 0;
+      this.backoff.succeed();
       this.retryNotBefore = 0;
       clearTimeout(this.timers.get('retry'));
       this.scheduleHeartbeat();
@@ -185,10 +187,7 @@ export class Agent {
       const failure = apiFailure(error);
       this.metrics.recordPublishFailure();
       this.failingSince ??= now;
-      this.failures += 1;
-      // Exponential backoff with full jitter; a 429/503 Retry-After is honoured.
-      const backoff = Math.random() * Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(this.failures, 10));
-      const delay = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff;
+      const delay = this.backoff.fail(failure.retryAfterSeconds);
       this.retryNotBefore = failure.retryAfterSeconds !== undefined ? this.now().getTime() + delay : 0;
       this.log.warn({ decision: 'publish-failed', reason, status: failure.status, err: failure.message, retryInMs: Math.round(delay) }, 'publish failed; will retry');
       this.schedule('retry', delay, () => void this.requestPublish('retry'));
@@ -221,19 +220,8 @@ export class Agent {
 
   /** Someone changed the node: publish again if what virtgate owns no longer matches. */
   private checkDrift(node: V1Node, applied: Applied): void {
-    const labels = node.metadata?.labels ?? {};
-    const taints = new Set((node.spec?.taints ?? []).map((taint) => taint.key));
-    const condition = node.status?.conditions?.find((c) => c.type === CONDITION_TYPE);
-    const drift =
-      Object.entries(applied.labels).some(([key, value]) => labels[key] !== value) ||
-      applied.taintsPresent.some((key) => !taints.has(key)) ||
-      applied.taintsAbsent.some((key) => taints.has(key)) ||
-      !condition ||
-      condition.status !== applied.condition.status ||
-      condition.reason !== applied.condition.reason;
-    if (drift) {
-      this.log.info({ decision: 'drift' }, 'what virtgate owns on the node was changed; re-applying');
-      void this.requestPublish('drift');
-    }
+    if (!this.publisher.drifted(applied, node)) return;
+    this.log.info({ decision: 'drift' }, 'what virtgate owns on the node was changed; re-applying');
+    void this.requestPublish('drift');
   }
 }

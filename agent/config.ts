@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { settingError } from '../core/config-error.ts';
+import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_PATTERN } from '../core/dns-name.ts';
 import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
 import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
 import { TAINT_POLICIES } from '../core/report/schema.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../core/checks/vhv.ts';
 
-const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const labelKey = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const labelKey = new RegExp(`^(${DNS_SUBDOMAIN_PATTERN}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`);
 // Equality- and set-based label selector syntax, checked early so a typo stops the agent at
 // start; the API server parses the selector for real when the share guard lists the pool.
 const VALUE = '[A-Za-z0-9._-]*';
@@ -17,7 +18,7 @@ export const taintPolicySchema = z.enum(TAINT_POLICIES);
 
 export const agentConfigSchema = z
   .object({
-    nodeName: z.string().regex(dnsSubdomain, 'must be the Node name (a DNS subdomain); set NODE_NAME from the downward API').max(253),
+    nodeName: z.string().regex(DNS_SUBDOMAIN, 'must be the Node name (a DNS subdomain); set NODE_NAME from the downward API').max(253),
     hostRoot: z.string().min(1),
     kubeconfig: z.string().optional(),
     prefix: z.string().refine(isValidPrefix, 'must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io'),
@@ -99,7 +100,5 @@ const SETTING_NAMES: Record<string, string> = {
 export function parseAgentConfig(input: unknown): AgentConfig {
   const result = agentConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.join('.') ?? '';
-  throw new Error(`${SETTING_NAMES[path] ?? (path || 'configuration')}: ${issue?.message ?? 'invalid value'}`);
+  throw settingError(result.error, SETTING_NAMES);
 }

@@ -1,4 +1,4 @@
-import type { HeartbeatDue } from './publisher.ts';
+import type { HeartbeatDue } from './exporters/exporter.ts';
 
 /** When each published object was last refreshed (from what the API server holds). */
 export interface HeartbeatState {

@@ -8,6 +8,8 @@ import {
   type V1Taint,
 } from '@kubernetes/client-node';
 import { isNotFound } from '../core/kube/api-error.ts';
+import { listAll, PAGE_SIZE } from '../core/kube/list.ts';
+import { nodePages } from '../core/kube/pages.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
@@ -49,13 +51,15 @@ export class NodeApi {
     return requestOptions(this.timeoutMs, contentType, await this.pool);
   }
 
-  private async write<T>(kind: WriteKind, call: () => Promise<T>): Promise<T> {
+  /** One request, counted once for each kind of thing it changes. */
+  private async write<T>(kinds: WriteKind | readonly WriteKind[], call: () => Promise<T>): Promise<T> {
+    const each = typeof kinds === 'string' ? [kinds] : kinds;
     try {
       const result = await call();
-      this.observe(kind, true);
+      for (const kind of each) this.observe(kind, true);
       return result;
     } catch (error) {
-      this.observe(kind, false);
+      for (const kind of each) this.observe(kind, false);
       throw error;
     }
   }
@@ -80,12 +84,13 @@ export class NodeApi {
   }
 
   /**
-   * One merge patch for labels, the ownership annotation and, when given, the whole taint list.
+   * One merge patch for labels, the ownership annotation and, when given, the whole taint list;
+   * `kinds` says what it changes (it is counted once for each).
    * Taints are a list without a merge key, so a taint change carries the resourceVersion it was
    * computed from: a concurrent writer makes the server answer 409 instead of losing a taint.
    */
   patchNode(
-    kind: 'labels' | 'taints',
+    kinds: ReadonlyArray<'labels' | 'taints'>,
     change: { labels?: Record<string, string | null>; annotations?: Record<string, string | null>; taints?: V1Taint[]; resourceVersion?: string },
   ): Promise<V1Node> {
     const body = {
@@ -96,7 +101,7 @@ export class NodeApi {
       },
       ...(change.taints ? { spec: { taints: change.taints } } : {}),
     };
-    return this.write(kind, async () =>
+    return this.write(kinds, async () =>
       this.remember(await this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch))),
     );
   }
@@ -113,19 +118,24 @@ export class NodeApi {
     );
   }
 
+  /** The taint pool, a page at a time. */
   async listNodes(labelSelector: string): Promise<V1Node[]> {
-    const list = await this.core.listNode({ ...(labelSelector ? { labelSelector } : {}) }, await this.options());
-    return list.items;
+    const listed = await listAll(nodePages(this.core, () => this.options(), { labelSelector }), PAGE_SIZE, (item) => item as V1Node);
+    return listed.items;
   }
 
   /**
    * Whether this node matches `labelSelector`. The API server answers (it owns selector syntax),
    * and is asked again only when the node's labels change: a failing node outside the taint pool
-   * would otherwise LIST the pool on every probe cycle.
+   * would otherwise LIST the pool on every probe cycle. Labels under `ownPrefix` count only when
+   * the selector names that prefix (a selector can only test keys it names): virtgate writing its
+   * own labels does not make the node ask again.
    */
-  async nodeMatches(labelSelector: string, node: V1Node): Promise<boolean> {
+  async nodeMatches(labelSelector: string, node: V1Node, ownPrefix: string): Promise<boolean> {
     if (!labelSelector) return true;
-    const labels = JSON.stringify(Object.entries(node.metadata?.labels ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    const ownKeysMatter = labelSelector.includes(`${ownPrefix}/`);
+    const relevant = Object.entries(node.metadata?.labels ?? {}).filter(([key]) => ownKeysMatter || !key.startsWith(`${ownPrefix}/`));
+    const labels = JSON.stringify(relevant.sort(([a], [b]) => a.localeCompare(b)));
     const known = this.selectorMatch;
     if (known && known.selector === labelSelector && known.labels === labels) return known.matches;
     const list = await this.core.listNode({ labelSelector, fieldSelector: `metadata.name=${this.nodeName}` }, await this.options());

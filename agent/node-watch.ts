@@ -1,6 +1,8 @@
-import { type KubeConfig, type V1Node, Watch } from '@kubernetes/client-node';
+import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiFailure } from '../core/kube/api-error.ts';
+import { Backoff } from '../core/kube/backoff.ts';
+import { type StartWatch, watchPath } from '../core/kube/watch.ts';
 
 export interface NodeWatchOptions {
   /** The server ends each watch after this long; a new one starts at once. */
@@ -15,24 +17,20 @@ export interface NodeWatchOptions {
  * sends the current object first, so nothing missed while disconnected goes unnoticed.
  */
 export class NodeWatch {
-  private readonly watch: Watch;
-  private readonly nodeName: string;
+  private readonly watch: StartWatch;
   private readonly onNode: (node: V1Node) => void;
   private readonly log: Logger;
   private readonly options: NodeWatchOptions;
   private controller: AbortController | undefined;
   private staleTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private failures = 0;
+  /** Reconnects after an error back off up to 30 s; a clean end reconnects at once. */
+  private readonly backoff = new Backoff({ baseMs: 1000, maxMs: 30_000 });
   private stopped = false;
 
   constructor(kc: KubeConfig, nodeName: string, onNode: (node: V1Node) => void, log: Logger, options: NodeWatchOptions) {
-    this.watch = new Watch(kc);
-    // client-node aborts a watch after 30 s without data, but the API server sends bookmarks only
-    // about once a minute: the watch of a quiet Node would be re-opened every 30 s. Its own
-    // staleness timer is the real limit (the field is private in the typings, hence Object.assign).
-    Object.assign(this.watch, { requestTimeoutMs: options.staleAfterMs + 30_000 });
-    this.nodeName = nodeName;
+    // Its own staleness timer is the real limit; client-node's inactivity abort only a backstop.
+    this.watch = watchPath(kc, '/api/v1/nodes', { inactivityMs: options.staleAfterMs + 30_000, query: { fieldSelector: `metadata.name=${nodeName}` } });
     this.onNode = onNode;
     this.log = log;
     this.options = options;
@@ -61,13 +59,12 @@ export class NodeWatch {
     if (this.stopped) return;
     this.touch();
     try {
-      this.controller = await this.watch.watch(
-        '/api/v1/nodes',
-        { fieldSelector: `metadata.name=${this.nodeName}`, allowWatchBookmarks: true, timeoutSeconds: this.options.serverTimeoutSeconds },
-        (type: string, object: V1Node) => {
+      this.controller = await this.watch(
+        { timeoutSeconds: this.options.serverTimeoutSeconds },
+        (type, object) => {
           this.touch();
-          this.failures = 0;
-          if (type === 'ADDED' || type === 'MODIFIED') this.onNode(object);
+          this.backoff.succeed();
+          if (type === 'ADDED' || type === 'MODIFIED') this.onNode(object as V1Node);
         },
         (error: unknown) => this.reconnect(error),
       );
@@ -80,12 +77,12 @@ export class NodeWatch {
     clearTimeout(this.staleTimer);
     if (this.stopped) return;
     const aborted = error instanceof Error && error.name === 'AbortError';
+    let delay = 0;
     if (error && !aborted) {
-      this.failures += 1;
-      this.log.debug({ err: apiFailure(error), failures: this.failures }, 'node watch ended with an error');
+      const failure = apiFailure(error);
+      delay = this.backoff.fail(failure.retryAfterSeconds);
+      this.log.debug({ err: failure, failures: this.backoff.failures }, 'node watch ended with an error');
     }
-    // Exponential backoff with full jitter, capped at 30 s; a clean end reconnects at once.
-    const delay = error && !aborted ? Math.random() * Math.min(30_000, 500 * 2 ** this.failures) : 0;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }

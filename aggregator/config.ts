@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settingError } from '../core/config-error.ts';
 import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
 import { DEFAULT_GATE_CONFIG, type GateConfig } from './model/config.ts';
 import { DEFAULT_VERSIONS_FILE } from './versions/load.ts';
@@ -74,9 +75,7 @@ export type GateSettings = z.infer<typeof gateSettingsSchema>;
 function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.join('.') ?? '';
-  throw new Error(`${SETTING_NAMES[path] ?? (path || 'configuration')}: ${issue?.message ?? 'invalid value'}`);
+  throw settingError(result.error, SETTING_NAMES);
 }
 
 export function parseAggregatorConfig(input: unknown): AggregatorConfig {

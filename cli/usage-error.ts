@@ -12,12 +12,17 @@ export const EXIT = {
 /** The cluster could not be reached or read: printed as one line on stderr, exit code 4. */
 export class ClusterUnreachableError extends Error {}
 
-/** Runs a setup step whose failure is the user's to fix (a bad file, a bad setting) as a UsageError. */
+/** A failure that is the user's to fix (a bad file, a bad setting), as one line after `context`. */
+export function toUsageError(error: unknown, context = ''): UsageError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new UsageError(context ? `${context}: ${message}` : message);
+}
+
+/** Runs a setup step whose failure is the user's to fix as a UsageError. */
 export async function asUsageError<T>(step: () => T | Promise<T>, context = ''): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(context ? `${context}: ${message}` : message);
+    throw toUsageError(error, context);
   }
 }

@@ -8,7 +8,9 @@ import { desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
 import { formatOwnership, parseOwnership } from './ownership.ts';
 import { changedFields, reportContent } from './report.ts';
-import { guardAllows, taintAction } from './taint.ts';
+import { type DesiredTaints, desiredTaints, guardAllows, refuseTaint, taintChanges } from './taint.ts';
+import type { Ownership } from './ownership.ts';
+import type { EffectiveVerdict } from './verdict-hold.ts';
 import { holdVerdict } from './verdict-hold.ts';
 
 const keys = nodeKeys();
@@ -100,27 +102,38 @@ describe('taint policy', () => {
   const ready = { tier: 'hardware' as const, ready: true, held: false, undecided: false };
   const owned = { labels: [], taints: [keys.notReadyTaint] };
   const ours = { key: keys.notReadyTaint, value: 'true', effect: 'NoSchedule' };
+  /** What the policy changes on a node that carries `taints`. */
+  const taintAction = (cfg: TaintConfig, effective: EffectiveVerdict, taints: Array<{ key: string; effect: string }>, ownership: Ownership) =>
+    taintChanges(desiredTaints(cfg, keys, effective, ownership), taints);
+  const none = { add: [], remove: [] };
+  const add = (taint: object) => ({ add: [taint], remove: [] });
+  const remove = (key: string) => ({ add: [], remove: [key] });
 
   it('taints a failing node, lifts its own taint once ready', () => {
-    expect(taintAction(config, keys, failing, [], { labels: [], taints: [] })).toEqual({ kind: 'add', taint: ours });
-    expect(taintAction(config, keys, failing, [ours], owned)).toEqual({ kind: 'none' });
-    expect(taintAction(config, keys, ready, [ours], owned)).toEqual({ kind: 'remove', key: keys.notReadyTaint });
+    expect(taintAction(config, failing, [], { labels: [], taints: [] })).toEqual(add(ours));
+    expect(taintAction(config, failing, [ours], owned)).toEqual(none);
+    expect(taintAction(config, ready, [ours], owned)).toEqual(remove(keys.notReadyTaint));
   });
   it('never lifts a taint it does not own, and never acts on a held verdict', () => {
-    expect(taintAction(config, keys, ready, [ours], { labels: [], taints: [] })).toEqual({ kind: 'none' });
-    expect(taintAction(config, keys, { ...failing, held: true }, [], owned)).toEqual({ kind: 'none' });
+    expect(taintAction(config, ready, [ours], { labels: [], taints: [] })).toEqual(none);
+    expect(taintAction(config, { ...failing, held: true }, [], owned)).toEqual(none);
   });
   it('uses the configured effect', () => {
-    expect(taintAction({ ...config, effect: 'NoExecute', allowNoExecute: true }, keys, failing, [], owned)).toMatchObject({ taint: { effect: 'NoExecute' } });
+    expect(taintAction({ ...config, effect: 'NoExecute', allowNoExecute: true }, failing, [], owned)).toMatchObject({ add: [{ effect: 'NoExecute' }] });
   });
   it('bootstrap removes the registration taint only once ready', () => {
     const boot: TaintConfig = { ...config, policy: 'bootstrap', bootstrapKey: 'node.example.com/unvalidated' };
     const registration = { key: 'node.example.com/unvalidated', effect: 'NoSchedule' };
-    expect(taintAction(boot, keys, failing, [registration], { labels: [], taints: [] })).toEqual({ kind: 'none' });
-    expect(taintAction(boot, keys, ready, [registration], { labels: [], taints: [] })).toEqual({ kind: 'remove', key: registration.key });
+    expect(taintAction(boot, failing, [registration], { labels: [], taints: [] })).toEqual(none);
+    expect(taintAction(boot, ready, [registration], { labels: [], taints: [] })).toEqual(remove(registration.key));
   });
   it('off lifts a taint left from an earlier policy', () => {
-    expect(taintAction({ ...config, policy: 'off' }, keys, failing, [ours], owned)).toEqual({ kind: 'remove', key: keys.notReadyTaint });
+    expect(taintAction({ ...config, policy: 'off' }, failing, [ours], owned)).toEqual(remove(keys.notReadyTaint));
+  });
+  it('a refusal by the share guard keeps the taint off (and takes it off again)', () => {
+    const refused: DesiredTaints = refuseTaint(desiredTaints(config, keys, failing, owned), keys.notReadyTaint);
+    expect(taintChanges(refused, [])).toEqual(none);
+    expect(taintChanges(refused, [ours])).toEqual(remove(keys.notReadyTaint));
   });
 });
 

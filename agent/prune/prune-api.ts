@@ -1,10 +1,10 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../../core/kube/api-error.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
+import { clusterObjectPages, nodePages } from '../../core/kube/pages.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import type { MetadataPatch } from './plan.ts';
-
-const PAGE_SIZE = 500;
 
 /**
  * Every API call `virtgate prune` makes, each with a timeout. With `dryRun` the server runs each
@@ -24,16 +24,10 @@ export class PruneApi {
     this.dryRun = dryRun ? 'All' : undefined;
   }
 
-  /** All nodes, a page at a time (a LIST of thousands of nodes in one response is what hurts API servers). */
+  /** All nodes, a page at a time. */
   async listNodes(): Promise<V1Node[]> {
-    const nodes: V1Node[] = [];
-    let _continue: string | undefined;
-    do {
-      const page = await this.core.listNode({ limit: PAGE_SIZE, ...(_continue ? { _continue } : {}) }, requestOptions(this.timeoutMs));
-      nodes.push(...page.items);
-      _continue = page.metadata?._continue || undefined;
-    } while (_continue);
-    return nodes;
+    const listed = await listAll(nodePages(this.core, () => requestOptions(this.timeoutMs)), PAGE_SIZE, (item) => item as V1Node);
+    return listed.items;
   }
 
   readNode(name: string): Promise<V1Node> {
@@ -50,22 +44,14 @@ export class PruneApi {
 
   /** Names of every NodeValidation; none when the CRD is gone. */
   async listNodeValidationNames(): Promise<string[]> {
-    const names: string[] = [];
-    let _continue: string | undefined;
     try {
-      do {
-        const page = (await this.custom.listClusterCustomObject(
-          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit: PAGE_SIZE, ...(_continue ? { _continue } : {}) },
-          requestOptions(this.timeoutMs),
-        )) as { items?: Array<{ metadata?: { name?: string } }>; metadata?: { continue?: string } };
-        for (const item of page.items ?? []) if (item.metadata?.name) names.push(item.metadata.name);
-        _continue = page.metadata?.continue || undefined;
-      } while (_continue);
+      const reports = clusterObjectPages(this.custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => requestOptions(this.timeoutMs));
+      const listed = await listAll(reports, PAGE_SIZE, (item) => (item as { metadata?: { name?: string } }).metadata?.name);
+      return listed.items.filter((name): name is string => Boolean(name));
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;
     }
-    return names;
   }
 
   /** Deletes one NodeValidation; false when it was already gone. */

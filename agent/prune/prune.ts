@@ -1,6 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
-import pRetry from 'p-retry';
 import { apiFailure, isConflict, isNotFound } from '../../core/kube/api-error.ts';
+import { retryOnConflict } from '../../core/kube/retry.ts';
 import type { NodeKeys } from '../../core/kube/names.ts';
 import { conditionDeletePatch, metadataPatch, type NodePrunePlan, nothingToRemove, planNode } from './plan.ts';
 import type { PruneApi } from './prune-api.ts';
@@ -15,8 +15,6 @@ export interface PruneResult {
   nodes: NodeOutcome[];
   nodeValidations: { deleted: string[]; failed: Array<{ name: string; error: string }> };
 }
-
-const CONFLICT_RETRIES = 5;
 
 /**
  * Removes from every node what virtgate recorded as its own (labels, taints, the ownership
@@ -50,23 +48,20 @@ async function pruneNode(api: PruneApi, keys: NodeKeys, initial: V1Node): Promis
   const planned = plan;
   try {
     if (plan.condition) await api.patchNodeStatus(name, conditionDeletePatch());
-    await pRetry(
-      async () => {
-        const patch = metadataPatch(node, plan, keys);
-        if (!patch) return;
-        try {
-          await api.patchNode(name, patch);
-        } catch (error) {
-          // Someone changed the node since it was read: read it again and plan again.
-          if (isConflict(error)) {
-            node = await api.readNode(name);
-            plan = planNode(node, keys);
-          }
-          throw error;
+    await retryOnConflict(async () => {
+      const patch = metadataPatch(node, plan, keys);
+      if (!patch) return;
+      try {
+        await api.patchNode(name, patch);
+      } catch (error) {
+        // Someone changed the node since it was read: read it again and plan again.
+        if (isConflict(error)) {
+          node = await api.readNode(name);
+          plan = planNode(node, keys);
         }
-      },
-      { retries: CONFLICT_RETRIES, minTimeout: 100, maxTimeout: 2000, randomize: true, shouldRetry: ({ error }) => isConflict(error) },
-    );
+        throw error;
+      }
+    });
     return { node: name, result: 'pruned', plan: planned };
   } catch (error) {
     if (isNotFound(error)) return { node: name, result: 'gone', plan: planned };

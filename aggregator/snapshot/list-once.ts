@@ -1,11 +1,11 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
-import pRetry from 'p-retry';
 import { apiFailure } from '../../core/kube/api-error.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
+import { retryApiCall } from '../../core/kube/retry.ts';
 import { parseNode } from '../model/node.ts';
 import { parseNodeValidation } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient } from '../watch/resources.ts';
-import { listAll } from '../watch/list-all.ts';
 
 /** The cluster could not be read: `message` is one line saying what failed and what to do. */
 export class ClusterReadError extends Error {
@@ -29,13 +29,13 @@ export interface ListOnceOptions {
 export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions): Promise<ParsedSnapshot> {
   const server = kc.getCurrentCluster()?.server ?? '(no server)';
   const clientOptions: ClientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: options.requestTimeoutMs };
-  const pageSize = options.pageSize ?? 500;
+  const pageSize = options.pageSize ?? PAGE_SIZE;
   const attempt = <T>(what: string, call: () => Promise<T>) => withRetries(what, server, call, options.retries ?? 2);
 
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
   const [nodes, reports, kubevirt, cdi] = await Promise.all([
-    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions), pageSize, parseNode)),
-    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions), pageSize, parseNodeValidation)).catch((error: unknown) => {
+    attempt('list nodes', () => listAll(nodesClient(kc, clientOptions).list, pageSize, parseNode)),
+    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions).list, pageSize, parseNodeValidation)).catch((error: unknown) => {
       if (error instanceof NotServed) return { items: [] };
       throw error;
     }),
@@ -53,7 +53,7 @@ async function observe(
   attempt: <T>(what: string, call: () => Promise<T>) => Promise<T>,
 ): Promise<CustomResourceObservation> {
   try {
-    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions), pageSize, (raw) => raw));
+    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions).list, pageSize, (raw) => raw));
     return { state: 'listed', items };
   } catch (error) {
     if (error instanceof NotServed) return { state: 'crd-absent' };
@@ -68,13 +68,7 @@ const TRANSIENT = (status: number) => status === 0 || status === 429 || status >
 
 async function withRetries<T>(what: string, server: string, call: () => Promise<T>, retries: number): Promise<T> {
   try {
-    return await pRetry(call, {
-      retries,
-      minTimeout: 500,
-      factor: 2,
-      randomize: true,
-      shouldRetry: ({ error }) => TRANSIENT(apiFailure(error).status),
-    });
+    return await retryApiCall(call, { retries, minTimeout: 500, maxTimeout: 30_000, shouldRetry: (error) => TRANSIENT(apiFailure(error).status) });
   } catch (error) {
     const failure = apiFailure(error);
     if (failure.status === 404) throw new NotServed(what);

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Reflector } from './reflector.ts';
-import type { ListPage, ResourceClient, WatchHandle } from './resources.ts';
+import type { ListPage } from '../../core/kube/list.ts';
+import type { ResourceClient, WatchHandle } from './resources.ts';
 
 /** A scripted API: LIST answers from a queue, every WATCH is kept so the test can drive it. */
 interface FakeWatch {

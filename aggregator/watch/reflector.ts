@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { isRecord } from '../model/untrusted.ts';
-import { type BackoffPolicy, DEFAULT_BACKOFF, retryDelay } from './backoff.ts';
-import { listAll } from './list-all.ts';
+import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
+import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { objectKey } from './project.ts';
 import type { ResourceClient, WatchHandle } from './resources.ts';
 
@@ -41,7 +41,7 @@ export const DEFAULT_REFLECTOR_TIMING: ReflectorTiming = {
   staleAfterMs: 330_000,
   watchTimeoutSeconds: 300,
   backoff: DEFAULT_BACKOFF,
-  pageSize: 500,
+  pageSize: PAGE_SIZE,
 };
 
 export interface ReflectorStatus {
@@ -93,7 +93,7 @@ export class Reflector<T> {
   private synced = false;
   private healthy = false;
   private failedSinceHealthy = false;
-  private failures = 0;
+  private readonly backoff: Backoff;
   private lists = 0;
   private lastListAt: Date | null = null;
   private lastEventAt: Date | null = null;
@@ -113,6 +113,7 @@ export class Reflector<T> {
     this.onChange = options.onChange;
     this.onHealth = options.onHealth ?? (() => undefined);
     this.random = options.random ?? Math.random;
+    this.backoff = new Backoff(this.timing.backoff, this.random);
   }
 
   start(): void {
@@ -165,11 +166,10 @@ export class Reflector<T> {
           this.resourceVersion = null;
           continue;
         }
-        this.failures += 1;
-        const delay = retryDelay(this.failures, this.timing.backoff, failure.retryAfterSeconds, this.random);
+        const delay = this.backoff.fail(failure.retryAfterSeconds);
         const message = error instanceof QuickCloseError ? error.message : `${status ? `HTTP ${status}: ` : ''}${failure.message}`;
         // The first failure is news; the rest of an outage is noise.
-        this.log[this.failures === 1 ? 'warn' : 'debug']({ decision: 'reconnect', err: message, failures: this.failures, retryInMs: delay }, 'list/watch failed; will retry');
+        this.log[this.backoff.failures === 1 ? 'warn' : 'debug']({ decision: 'reconnect', err: message, failures: this.backoff.failures, retryInMs: delay }, 'list/watch failed; will retry');
         this.setHealthy(false, message);
         await this.sleep(delay);
       }
@@ -177,7 +177,7 @@ export class Reflector<T> {
   }
 
   private async relist(): Promise<void> {
-    const listed = await listAll(this.client, this.timing.pageSize, (raw) => [objectKey(raw), this.project(raw)] as const);
+    const listed = await listAll((page) => this.client.list(page), this.timing.pageSize, (raw) => [objectKey(raw), this.project(raw)] as const);
     if (this.stopped) return;
     const next = new Map<string, T>();
     for (const [key, value] of listed.items) if (key !== null) next.set(key, value);
@@ -247,7 +247,7 @@ export class Reflector<T> {
           }
           this.handle = handle;
           // The server accepted the watch: this resource is in sync again.
-          this.failures = 0;
+          this.backoff.succeed();
           this.setHealthy(true);
         },
         (error: unknown) => onDone(error ?? new Error('watch failed')),

@@ -6,29 +6,25 @@ import {
   type KubeConfig,
   Observable,
   type ObservableMiddleware,
-  Watch,
 } from '@kubernetes/client-node';
+import { listPage, type PageFetcher } from '../../core/kube/list.ts';
+import { clusterObjectPages, nodePages } from '../../core/kube/pages.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
+import { watchPath } from '../../core/kube/watch.ts';
 
 /**
  * The API calls the informers make: a paginated LIST and a WATCH per resource. Read-only by
  * construction: nothing here can create, patch or delete. Every LIST has a client timeout
  * (core/kube/request-options.ts); a WATCH is bounded by the reflector's staleness timer.
  */
-export interface ListPage {
-  items: unknown[];
-  resourceVersion: string;
-  continueToken: string | undefined;
-}
-
 export interface WatchHandle {
   abort(): void;
 }
 
 export interface ResourceClient {
   /** One page of a LIST at the latest resourceVersion (served from the API server's watch cache). */
-  list(page: { limit: number; continueToken: string | undefined }): Promise<ListPage>;
+  list: PageFetcher;
   /**
    * A WATCH from `resourceVersion` with bookmarks. Resolves once the server answered; when the
    * request failed, `onDone` has been called with the error by then.
@@ -65,37 +61,15 @@ export function callOptions(options: Pick<ClientOptions, 'requestTimeoutMs' | 's
   return { ...base, middleware: [...(base.middleware ?? []), cancel] };
 }
 
-/** The list of a response that may be a typed V1...List or plain JSON. */
-function page(response: unknown): ListPage {
-  const body = (response ?? {}) as { items?: unknown; metadata?: { resourceVersion?: unknown; _continue?: unknown; continue?: unknown } };
-  const metadata = body.metadata ?? {};
-  const next = metadata._continue ?? metadata.continue;
-  return {
-    items: Array.isArray(body.items) ? body.items : [],
-    resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '',
-    continueToken: typeof next === 'string' && next !== '' ? next : undefined,
-  };
-}
-
-function makeWatch(kc: KubeConfig, inactivityMs: number): Watch {
-  const watch = new Watch(kc);
-  // client-node aborts a stream after 30 s without data, but the API server sends bookmarks only
-  // about once a minute: quiet watches would reconnect every 30 s. The field is private in the
-  // typings, hence Object.assign; the reflector's staleness timer is the real limit.
-  Object.assign(watch, { requestTimeoutMs: inactivityMs });
-  return watch;
-}
-
 function watcher(kc: KubeConfig, path: string, options: ClientOptions, query: Record<string, string> = {}): ResourceClient['watch'] {
-  const watch = makeWatch(kc, options.watchInactivityMs);
-  return (resourceVersion, timeoutSeconds, onEvent, onDone) =>
-    watch.watch(path, { ...query, resourceVersion, allowWatchBookmarks: true, timeoutSeconds }, (type: string, object: unknown) => onEvent(type, object), onDone);
+  const start = watchPath(kc, path, { inactivityMs: options.watchInactivityMs, query });
+  return (resourceVersion, timeoutSeconds, onEvent, onDone) => start({ resourceVersion, timeoutSeconds }, onEvent, onDone);
 }
 
 export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
   const core = kc.makeApiClient(CoreV1Api);
   return {
-    list: async ({ limit, continueToken }) => page(await core.listNode({ limit, _continue: continueToken }, callOptions(options))),
+    list: nodePages(core, () => callOptions(options)),
     watch: watcher(kc, '/api/v1/nodes', options),
   };
 }
@@ -103,13 +77,7 @@ export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceCli
 export function nodeValidationsClient(kc: KubeConfig, options: ClientOptions): ResourceClient {
   const custom = kc.makeApiClient(CustomObjectsApi);
   return {
-    list: async ({ limit, continueToken }) =>
-      page(
-        await custom.listClusterCustomObject(
-          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, limit, _continue: continueToken },
-          callOptions(options),
-        ),
-      ),
+    list: clusterObjectPages(custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => callOptions(options)),
     watch: watcher(kc, `/apis/${API_GROUP}/${API_VERSION}/${NODE_VALIDATION_PLURAL}`, options),
   };
 }
@@ -120,7 +88,7 @@ export function crdClient(kc: KubeConfig, crdName: string, options: ClientOption
   const fieldSelector = `metadata.name=${crdName}`;
   return {
     list: async ({ limit, continueToken }) =>
-      page(await api.listCustomResourceDefinition({ fieldSelector, limit, _continue: continueToken }, callOptions(options))),
+      listPage(await api.listCustomResourceDefinition({ fieldSelector, limit, _continue: continueToken }, callOptions(options))),
     watch: watcher(kc, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', options, { fieldSelector }),
   };
 }
@@ -130,12 +98,10 @@ export function customResourceClient(kc: KubeConfig, resource: CustomResource, o
   const custom = kc.makeApiClient(CustomObjectsApi);
   const { group, version, plural } = resource;
   return {
-    list: async ({ limit, continueToken }) =>
-      page(
-        resource.namespaced
-          ? await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options))
-          : await custom.listClusterCustomObject({ group, version, plural, limit, _continue: continueToken }, callOptions(options)),
-      ),
+    list: resource.namespaced
+      ? async ({ limit, continueToken }) =>
+          listPage(await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options)))
+      : clusterObjectPages(custom, resource, () => callOptions(options)),
     watch: watcher(kc, `/apis/${group}/${version}/${plural}`, options),
   };
 }

@@ -1,7 +1,7 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiFailure } from '../../core/kube/api-error.ts';
-import { type BackoffPolicy, DEFAULT_BACKOFF, retryDelay } from './backoff.ts';
+import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
 import { callOptions } from './resources.ts';
 
 export interface ServerVersionStatus {
@@ -21,14 +21,13 @@ export class ServerVersion {
   private readonly log: Logger;
   private readonly requestTimeoutMs: number;
   private readonly signal: AbortSignal;
-  private readonly backoff: BackoffPolicy;
+  private readonly backoff: Backoff;
   private readonly onChange: () => void;
   private gitVersion: string | null = null;
   private readAt: Date | null = null;
   private error: string | null = null;
   private reading: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private failures = 0;
   private stopped = false;
 
   constructor(kc: KubeConfig, options: { log: Logger; requestTimeoutMs: number; signal: AbortSignal; backoff?: BackoffPolicy; onChange: () => void }) {
@@ -36,7 +35,7 @@ export class ServerVersion {
     this.log = options.log;
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.signal = options.signal;
-    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.backoff = new Backoff(options.backoff ?? DEFAULT_BACKOFF);
     this.onChange = options.onChange;
   }
 
@@ -63,7 +62,7 @@ export class ServerVersion {
     try {
       const info = await this.api.getCode(callOptions({ requestTimeoutMs: this.requestTimeoutMs, signal: this.signal }));
       const gitVersion = typeof info.gitVersion === 'string' ? info.gitVersion : null;
-      this.failures = 0;
+      this.backoff.succeed();
       this.error = null;
       this.readAt = new Date();
       if (gitVersion !== this.gitVersion) {
@@ -74,9 +73,8 @@ export class ServerVersion {
     } catch (error) {
       if (this.stopped) return;
       const failure = apiFailure(error);
-      this.failures += 1;
       this.error = `${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`;
-      const delay = retryDelay(this.failures, this.backoff, failure.retryAfterSeconds);
+      const delay = this.backoff.fail(failure.retryAfterSeconds);
       this.log.debug({ err: this.error, retryInMs: delay }, 'cannot read the API server version; will retry');
       this.retryTimer = setTimeout(() => void this.refresh(), delay);
     }

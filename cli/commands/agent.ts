@@ -5,8 +5,9 @@ import { DEVICE_SPECS } from '../../core/checks/device-numbers.ts';
 import { assertHostRoot } from '../../core/checks/probe-host.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
+import { stopOnSignal } from '../../core/shutdown.ts';
 import { deviceNumbers, durationSeconds, majorMinor, port, positiveNumber, share } from '../parse-options.ts';
-import { asUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, toUsageError } from '../usage-error.ts';
 
 interface AgentFlags {
   nodeName?: string;
@@ -104,7 +105,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
     });
     await assertHostRoot(config.hostRoot);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw toUsageError(error);
   }
   const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: config.kubeconfig }), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { node: config.nodeName });
@@ -112,14 +113,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
   try {
     await agent.start();
   } catch (error) {
-    throw new UsageError(`cannot serve HTTP on ${config.bindAddress}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw toUsageError(error, `cannot serve HTTP on ${config.bindAddress}:${config.port}`);
   }
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      agent.stop().then(resolve, resolve);
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
-  });
+  await stopOnSignal(log, () => agent.stop());
 }

@@ -5,8 +5,9 @@ import { loadVersionData } from '../../aggregator/versions/load.ts';
 import type { VersionData } from '../../aggregator/versions/schema.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
+import { stopOnSignal } from '../../core/shutdown.ts';
 import { durationSeconds, port, positiveNumber } from '../parse-options.ts';
-import { asUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, toUsageError } from '../usage-error.ts';
 
 interface AggregatorFlags {
   kubeconfig?: string;
@@ -67,7 +68,7 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
     });
     data = await loadVersionData(config.versionsFile);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw toUsageError(error);
   }
   const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: config.kubeconfig }), 'cannot load the kubeconfig');
   const log = createLogger(config.logLevel, { component: 'aggregator' });
@@ -77,22 +78,12 @@ async function runAggregator(flags: AggregatorFlags): Promise<void> {
     address = await aggregator.listen();
   } catch (error) {
     await aggregator.stop().catch(() => undefined);
-    throw new UsageError(`cannot serve HTTP on ${config.bindAddress}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw toUsageError(error, `cannot serve HTTP on ${config.bindAddress}:${config.port}`);
   }
   aggregator.start();
   log.info({ address, versionsFile: config.versionsFile, dataUpdated: data.updated, staleAfterSeconds: config.staleAfterSeconds, minReady: config.minReady }, 'virtgate aggregator started');
-  await new Promise<void>((resolve) => {
-    const shutdown = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      aggregator.stop().then(
-        () => {
-          log.info('virtgate aggregator stopped');
-          resolve();
-        },
-        resolve,
-      );
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+  await stopOnSignal(log, async () => {
+    await aggregator.stop();
+    log.info('virtgate aggregator stopped');
   });
 }

@@ -10,7 +10,7 @@ import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { durationSeconds, positiveNumber } from '../parse-options.ts';
 import { paint } from '../render/colour.ts';
-import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
+import { asUsageError, ClusterUnreachableError, toUsageError, UsageError } from '../usage-error.ts';
 
 interface GateFlags {
   kubeconfig?: string;
@@ -76,7 +76,7 @@ async function runGate(flags: GateFlags): Promise<number> {
       calendarDate: flags.calendarDate,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw toUsageError(error);
   }
   const data = await loadVersionData(settings.versionsFile).catch((error: unknown) => {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;

@@ -1,3 +1,5 @@
+import { isDnsSubdomain } from '../dns-name.ts';
+
 /**
  * Every key virtgate writes lives under one prefix (configurable; the chart passes it in).
  * Never `kubevirt.io`, `*.kubevirt.io` or `kubernetes.io`: KubeVirt's node-labeller deletes
@@ -51,8 +53,7 @@ export function nodeKeys(prefix: string = DEFAULT_PREFIX): NodeKeys {
 /** A DNS-subdomain prefix, as label key prefixes must be (RFC 1123, at most 253 characters). */
 export function isValidPrefix(prefix: string): boolean {
   return (
-    prefix.length <= 253 &&
-    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix) &&
+    isDnsSubdomain(prefix) &&
     !/(^|\.)kubevirt\.io$/.test(prefix) &&
     !/(^|\.)kubernetes\.io$/.test(prefix) &&
     !/(^|\.)k8s\.io$/.test(prefix)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryDelay } from './backoff.ts';
+import { Backoff, backoffDelay, retryDelay } from './backoff.ts';
 
 const policy = { baseMs: 500, maxMs: 30_000 };
 
@@ -32,5 +32,22 @@ describe('retryDelay', () => {
 
   it('falls back to the jittered backoff without Retry-After', () => {
     expect(retryDelay(3, policy, undefined, () => 0.5)).toBe(1000);
+  });
+});
+
+describe('Backoff', () => {
+  it('grows with consecutive failures and starts over after a success', () => {
+    const backoff = new Backoff(policy, () => 0.999_999);
+    expect([backoff.fail(), backoff.fail(), backoff.fail()]).toEqual([499, 999, 1999]);
+    expect(backoff.failures).toBe(3);
+    backoff.succeed();
+    expect(backoff.failures).toBe(0);
+    expect(backoff.fail()).toBe(499);
+  });
+
+  it('honours Retry-After up to maxRetryAfterMs when that is set', () => {
+    const backoff = new Backoff({ ...policy, maxRetryAfterMs: Infinity });
+    expect(backoff.fail(120)).toBe(120_000);
+    expect(backoff.failures).toBe(1);
   });
 });
