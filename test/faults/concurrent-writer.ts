@@ -53,6 +53,9 @@ export class ConcurrentWriter {
     uncertain: new Set(),
   };
 
+  /** Appended taint keys carry it, so a later writer on the same Node never appends a key that is already there. */
+  private readonly generation = (Date.now() % 1_000_000).toString(36);
+
   constructor(admin: KubeConfig, node: string) {
     this.core = admin.makeApiClient(CoreV1Api);
     this.node = node;
@@ -171,7 +174,7 @@ export class ConcurrentWriter {
       await this.labelWithoutVersion(step);
       return;
     }
-    const taint: V1Taint = { key: `${PREFIX}/a${step}`, value: 'x', effect: 'PreferNoSchedule' };
+    const taint: V1Taint = { key: `${PREFIX}/a${this.generation}-${step}`, value: 'x', effect: 'PreferNoSchedule' };
     await this.attempt(taint.key, () => this.core.patchNode({ name: this.node, body: [{ op: 'add', path: '/spec/taints/-', value: taint }] }, jsonPatch), () => {
       this.outcome.taints.push(taint);
     });
