@@ -100,11 +100,8 @@ export class Agent {
     this.timers.set(name, setTimeout(run, Math.max(0, delayMs)));
   }
 
-  /**
-   * One probe and the publish it triggers, awaited: what every scheduled cycle does. Public so
-   * benchmarks can drive many cycles back to back through the same code path.
-   */
-  async cycle(): Promise<void> {
+  /** One probe and the publish it triggers, awaited: what every scheduled cycle does. */
+  private async cycle(): Promise<void> {
     const started = performance.now();
     try {
       const { config } = this;

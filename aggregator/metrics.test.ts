@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
 import { createAggregatorMetrics } from './metrics.ts';
 import { REPORT_AGE_HELP, REPORT_AGE_NAME } from './report-age-series.ts';
-import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from './testing/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from './testing/report-source.ts';
+import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/fixtures/aggregator/cluster-fixtures.ts';
+import { FakeSource, latestOf, statusOf } from '../test/fixtures/aggregator/report-source.ts';
 
 /** Value of one series in Prometheus text, e.g. value(text, 'virtgate_gate_result', { status: 'pass' }). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { stripTypeScriptTypes } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
@@ -18,20 +21,39 @@ interface Checkpoint {
   heapUsed: number;
 }
 
+const DIST = path.join(PACKAGE_ROOT, 'dist');
+
+/**
+ * The child's script, agent-cycles.ts without its types, as a plain ES module in a temporary
+ * directory: the chart's --jitless leaves the child no WebAssembly, which Node's type stripping
+ * needs, and the bench's code stays out of dist/.
+ */
+async function childScript(): Promise<{ file: string; remove: () => Promise<void> }> {
+  if (!existsSync(path.join(DIST, 'agent/agent.js'))) throw new Error('dist/agent/agent.js is missing: run `npm run build` first');
+  const source = await readFile(path.join(PACKAGE_ROOT, 'bench/agent-cycles.ts'), 'utf8');
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'virtgate-bench-'));
+  const file = path.join(directory, 'agent-cycles.mjs');
+  await writeFile(file, stripTypeScriptTypes(source));
+  return { file, remove: () => rm(directory, { recursive: true, force: true }) };
+}
+
 /** Runs the compiled agent's own cycle (probe + publish) back to back in a child process. */
 async function cycles(cluster: BenchCluster, name: string, nodeOptions: string, total: number): Promise<Checkpoint[]> {
-  const child = path.join(PACKAGE_ROOT, 'dist/bench/agent-cycles.js');
-  if (!existsSync(child)) throw new Error('dist/bench/agent-cycles.js is missing: run `npm run build` first');
   const node = await cluster.node(name, 'intel-metal');
-  const { stdout } = await run(
-    process.execPath,
-    ['--expose-gc', child, node.kubeconfig, node.name, node.host.root, node.host.deviceNumbers ?? '', String(total)],
-    { env: { ...process.env, NODE_OPTIONS: nodeOptions }, maxBuffer: 1024 * 1024 },
-  );
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Checkpoint);
+  const child = await childScript();
+  try {
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', child.file, DIST, node.kubeconfig, node.name, node.host.root, node.host.deviceNumbers ?? '', String(total)],
+      { env: { ...process.env, NODE_OPTIONS: nodeOptions }, maxBuffer: 1024 * 1024 },
+    );
+    return stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Checkpoint);
+  } finally {
+    await child.remove();
+  }
 }
 
 /**

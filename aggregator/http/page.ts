@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 
-/** The page's files: static, no build step. */
+/** The page's files: index.html and style.css as written, app.js and render.js compiled from aggregator/page/*.ts. */
 const ASSETS = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
@@ -25,15 +25,18 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-/** Beside this file in the sources; from dist/, the package's copy of aggregator/page. */
+/**
+ * The built page, dist/aggregator/page: beside this module when it runs from dist/; from the sources
+ * (tests run them), the build's copy, since the browser needs the compiled JavaScript.
+ */
 export function pageDirectory(): string {
   const beside = fileURLToPath(new URL('../page/', import.meta.url));
-  return existsSync(path.join(beside, 'index.html')) ? beside : path.join(PACKAGE_ROOT, 'aggregator', 'page');
+  return existsSync(path.join(beside, 'app.js')) ? beside : path.join(PACKAGE_ROOT, 'dist', 'aggregator', 'page');
 }
 
 /**
- * Reads the page's files once (they are small) and serves them from memory. Without them (a build
- * that left aggregator/page out) the page answers 503 with the reason; the API and the metrics
+ * Reads the page's files once (they are small) and serves them from memory. Without them (no
+ * build yet, or a build that left the page out) the page answers 503 with the reason; the API and the metrics
  * keep working, so a packaging mistake cannot take the aggregator down.
  */
 export async function registerPage(app: FastifyInstance, directory: string = pageDirectory(), onMissing: (message: string) => void = () => undefined): Promise<void> {

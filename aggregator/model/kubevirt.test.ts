@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listed, rawKubeVirt } from '../testing/cluster-fixtures.ts';
+import { listed, rawKubeVirt } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
 import { summariseKubeVirt } from './kubevirt.ts';
 import { summariseCdi } from './cdi.ts';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, renderChecks, renderNodeRows, statusClass } from './render.js';
+import { evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, renderChecks, renderNodeRows, statusClass } from './render.ts';
 
 /**
  * A minimal DOM that records what the page builds and throws if anything assigns markup
  * (innerHTML, outerHTML) or sets an event handler: the page must never do either with data.
+ * It has only what the page uses, hence the casts to and from the DOM's types.
  */
 interface FakeElement {
   tag: string;
@@ -14,7 +15,7 @@ interface FakeElement {
   textContent: string;
 }
 
-function fakeDocument() {
+function fakeDocument(): Document {
   const element = (tag: string): FakeElement => {
     let text: string | undefined;
     const node = {
@@ -47,11 +48,12 @@ function fakeDocument() {
     };
     return node;
   };
-  return {
+  const doc = {
     createElement: element,
     createTextNode: (text: string) => ({ text }),
     createDocumentFragment: () => element('#fragment'),
   };
+  return doc as unknown as Document;
 }
 
 function allElements(root: FakeElement): FakeElement[] {
@@ -67,7 +69,7 @@ describe('page rendering', () => {
     const list = renderChecks(doc, [
       { id: 'nodes.runtime', status: 'fail', message: `runtime ${SCRIPT}`, evidence: { unsupported: [IMG] } },
       { id: `x${IMG}`, status: `"><b onmouseover=alert(3)>`, message: IMG, evidence: null },
-    ]) as FakeElement;
+    ]) as unknown as FakeElement;
     const elements = allElements(list);
     expect(elements.map((element) => element.tag).sort()).toEqual(['code', 'code', 'details', 'li', 'li', 'ol', 'pre', 'span', 'span', 'span', 'span', 'summary']);
     expect(list.textContent).toContain(`runtime ${SCRIPT}`);
@@ -95,8 +97,8 @@ describe('page rendering', () => {
         failingChecks: [{ id: 'dev.kvm', status: 'fail', message: SCRIPT }],
       },
       { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [] },
-    ]) as FakeElement;
-    const [first, second] = rows.children as FakeElement[];
+    ]) as unknown as FakeElement;
+    const [first, second] = (rows as unknown as FakeElement).children as FakeElement[];
     expect(first?.attributes['data-node']).toBe('node-a');
     expect(first?.className).toBe('state-not-ready');
     expect(first?.textContent).toContain(SCRIPT);
@@ -110,7 +112,7 @@ describe('page rendering', () => {
     for (const name of ['onclick', 'href', 'src', 'style', 'srcdoc', 'formaction']) {
       expect(() => h(doc, 'a', { attrs: { [name]: 'javascript:alert(1)' } })).toThrow(/not allowed/);
     }
-    expect((h(doc, 'td', { attrs: { colspan: '8', 'data-x': '1', 'aria-label': 'y' } }) as FakeElement).attributes).toEqual({ colspan: '8', 'data-x': '1', 'aria-label': 'y' });
+    expect((h(doc, 'td', { attrs: { colspan: '8', 'data-x': '1', 'aria-label': 'y' } }) as unknown as FakeElement).attributes).toEqual({ colspan: '8', 'data-x': '1', 'aria-label': 'y' });
   });
 });
 

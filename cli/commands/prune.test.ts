@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PruneResult } from '../../agent/prune/prune.ts';
+import type { PruneResult } from '../../prune/prune.ts';
 import { renderPrune } from './prune.ts';
 
 const plan = (node: string, labels: string[] = []) => ({ node, labels, taints: [], annotation: labels.length > 0, condition: labels.length > 0, leftAlone: [] });

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { PruneApi } from '../../agent/prune/prune-api.ts';
-import { prune, type NodeOutcome, type PruneResult } from '../../agent/prune/prune.ts';
+import { PruneApi } from '../../prune/prune-api.ts';
+import { prune, type NodeOutcome, type PruneResult } from '../../prune/prune.ts';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { DEFAULT_PREFIX, isValidPrefix, nodeKeys } from '../../core/kube/names.ts';

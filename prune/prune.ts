@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { apiFailure, isConflict, isNotFound } from '../../core/kube/api-error.ts';
-import { retryOnConflict } from '../../core/kube/retry.ts';
-import type { NodeKeys } from '../../core/kube/names.ts';
+import { apiFailure, isConflict, isNotFound } from '../core/kube/api-error.ts';
+import { retryOnConflict } from '../core/kube/retry.ts';
+import type { NodeKeys } from '../core/kube/names.ts';
 import { conditionDeletePatch, metadataPatch, type NodePrunePlan, nothingToRemove, planNode } from './plan.ts';
 import type { PruneApi } from './prune-api.ts';
 

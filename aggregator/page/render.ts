@@ -1,49 +1,76 @@
-// The page's building blocks, without a framework and without a build step. Everything the API
-// returns is untrusted text (a node's agent writes its own report): it only ever reaches the
-// page through textContent / text nodes, never through innerHTML, and class names come from
-// fixed allowlists, never from data.
+// The page's building blocks, without a framework; `npm run build` compiles this to the plain ES
+// module the browser loads (aggregator/page/tsconfig.json). Everything the API returns is
+// untrusted text (a node's agent writes its own report): it only ever reaches the page through
+// textContent / text nodes, never through innerHTML, and class names come from fixed allowlists,
+// never from data.
 
-/** Status words the API uses, mapped to CSS classes. Anything else gets a neutral class. */
-const STATUS_CLASSES = {
-  pass: 'status-pass',
-  warn: 'status-warn',
-  fail: 'status-fail',
-  unknown: 'status-unknown',
-  ready: 'state-ready',
-  emulation: 'state-emulation',
-  'not-ready': 'state-not-ready',
-  skip: 'status-skip',
-  error: 'status-error',
-};
-
-/** @param {unknown} status */
-export function statusClass(status) {
-  return typeof status === 'string' && Object.hasOwn(STATUS_CLASSES, status) ? STATUS_CLASSES[status] : 'status-other';
+/** A gate check as the API sends it. */
+export interface CheckItem {
+  id: string;
+  status: string;
+  message: string;
+  evidence: unknown;
 }
 
-/** @param {number} seconds a length of time: "45s", "10m", "2h", "3d" */
-export function formatDuration(seconds) {
+/** A node's readiness as the API sends it (GET /api/v1/gate, `readiness.nodes`). */
+export interface NodeRow {
+  name: string;
+  state: string;
+  reason?: string;
+  unknownCause?: string | null;
+  tier?: string | null;
+  cpuVendor?: string | null;
+  kernel?: string | null;
+  containerRuntime?: string | null;
+  heartbeatAt?: string | null;
+  heartbeatAgeSeconds?: number | null;
+  agentVersion?: string | null;
+  failingChecks?: Array<{ id: string; status?: string; message: string }>;
+}
+
+/** The aggregator's own state as the API sends it (`aggregator`); the fields the banner reads. */
+export interface AggregatorView {
+  synced: boolean;
+  healthy: boolean;
+  reason: string;
+  reportAgeSeconds?: number | null;
+}
+
+/** Status words the API uses, mapped to CSS classes (a Map: 'constructor' or '__proto__' find nothing). Anything else gets a neutral class. */
+const STATUS_CLASSES: ReadonlyMap<string, string> = new Map([
+  ['pass', 'status-pass'],
+  ['warn', 'status-warn'],
+  ['fail', 'status-fail'],
+  ['unknown', 'status-unknown'],
+  ['ready', 'state-ready'],
+  ['emulation', 'state-emulation'],
+  ['not-ready', 'state-not-ready'],
+  ['skip', 'status-skip'],
+  ['error', 'status-error'],
+]);
+
+export function statusClass(status: unknown): string {
+  return (typeof status === 'string' && STATUS_CLASSES.get(status)) || 'status-other';
+}
+
+/** A length of time: "45s", "10m", "2h", "3d". */
+export function formatDuration(seconds: number): string {
   const s = Math.abs(Math.round(seconds));
   return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : s < 172_800 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86_400)}d`;
 }
 
-/** @param {unknown} seconds how long ago: "45s ago", or "in 30s" for the future */
-export function formatAge(seconds) {
+/** How long ago: "45s ago", or "in 30s" for the future. */
+export function formatAge(seconds: unknown): string {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '–';
   return seconds < 0 ? `in ${formatDuration(seconds)}` : `${formatDuration(seconds)} ago`;
 }
 
-/** @param {unknown} ratio */
-export function formatPercent(ratio) {
+export function formatPercent(ratio: unknown): string {
   return typeof ratio === 'number' && Number.isFinite(ratio) ? `${Math.round(ratio * 100)}%` : '–';
 }
 
-/**
- * Evidence as "key: value" lines (values as JSON), at most `max` lines.
- * @param {unknown} evidence
- * @param {number} [max]
- */
-export function evidenceLines(evidence, max = 20) {
+/** Evidence as "key: value" lines (values as JSON), at most `max` lines. */
+export function evidenceLines(evidence: unknown, max = 20): string[] {
   if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence)) return [];
   return Object.entries(evidence)
     .slice(0, max)
@@ -53,10 +80,20 @@ export function evidenceLines(evidence, max = 20) {
 /**
  * What the banner says about how current the page is: not synced, a broken watch, an old report,
  * or the aggregator unreachable (the page then keeps its last data and says since when).
- * @param {{ aggregator?: any, fetchedAt?: Date | null, fetchError?: string | null, now: Date, refreshMs: number }} input
- * @returns {{ level: 'ok' | 'warn' | 'error', text: string }}
  */
-export function freshness({ aggregator, fetchedAt, fetchError, now, refreshMs }) {
+export function freshness({
+  aggregator,
+  fetchedAt,
+  fetchError,
+  now,
+  refreshMs,
+}: {
+  aggregator?: AggregatorView | null;
+  fetchedAt?: Date | null;
+  fetchError?: string | null;
+  now: Date;
+  refreshMs: number;
+}): { level: 'ok' | 'warn' | 'error'; text: string } {
   if (fetchError) {
     const since = fetchedAt ? ` Showing data fetched ${formatAge((now.getTime() - fetchedAt.getTime()) / 1000)}.` : '';
     return { level: 'error', text: `Cannot reach the aggregator: ${fetchError}.${since}` };
@@ -73,15 +110,8 @@ export function freshness({ aggregator, fetchedAt, fetchError, now, refreshMs })
   return { level: 'ok', text: `In sync with the cluster. Evaluated ${formatAge(age)}.` };
 }
 
-/**
- * Nodes matching a text filter (name, reason, check ids and messages) and a state, at most `limit`.
- * @template {{ name: string, state: string, reason?: string, failingChecks?: Array<{ id: string, message: string }> }} N
- * @param {N[]} nodes
- * @param {{ text?: string, state?: string }} filter
- * @param {number} limit
- * @returns {{ shown: N[], matching: number }}
- */
-export function filterNodes(nodes, filter, limit) {
+/** Nodes matching a text filter (name, reason, check ids and messages) and a state, at most `limit`. */
+export function filterNodes<N extends NodeRow>(nodes: N[], filter: { text?: string; state?: string }, limit: number): { shown: N[]; matching: number } {
   const text = (filter.text ?? '').trim().toLowerCase();
   const state = filter.state ?? '';
   const matching = nodes.filter((node) => {
@@ -96,12 +126,13 @@ export function filterNodes(nodes, filter, limit) {
 /**
  * Creates an element. Strings among the children become text nodes; `text` sets textContent.
  * Only the attributes named in SAFE_ATTRIBUTES can be set, so data can never become a handler or a URL.
- * @param {Document} doc
- * @param {string} tag
- * @param {{ className?: string, text?: unknown, title?: unknown, attrs?: Record<string, string> }} [props]
- * @param {Array<Node | string | null | undefined>} [children]
  */
-export function h(doc, tag, props = {}, children = []) {
+export function h(
+  doc: Document,
+  tag: string,
+  props: { className?: string; text?: unknown; title?: unknown; attrs?: Record<string, string> } = {},
+  children: Array<Node | string | null | undefined> = [],
+): HTMLElement {
   const element = doc.createElement(tag);
   if (props.className) element.className = props.className;
   if (props.text !== undefined && props.text !== null) element.textContent = String(props.text);
@@ -119,12 +150,8 @@ export function h(doc, tag, props = {}, children = []) {
 
 const SAFE_ATTRIBUTES = new Set(['colspan', 'scope', 'role', 'open']);
 
-/**
- * The gate checklist: one item per check, with its status, message and evidence.
- * @param {Document} doc
- * @param {Array<{ id: string, status: string, message: string, evidence: unknown }>} checks
- */
-export function renderChecks(doc, checks) {
+/** The gate checklist: one item per check, with its status, message and evidence. */
+export function renderChecks(doc: Document, checks: CheckItem[]): HTMLElement {
   const list = h(doc, 'ol', { className: 'checks' });
   for (const check of checks) {
     const lines = evidenceLines(check.evidence);
@@ -142,12 +169,8 @@ export function renderChecks(doc, checks) {
   return list;
 }
 
-/**
- * Table rows for nodes (worst first, as the API sorts them).
- * @param {Document} doc
- * @param {Array<any>} nodes
- */
-export function renderNodeRows(doc, nodes) {
+/** Table rows for nodes (worst first, as the API sorts them). */
+export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragment {
   const rows = doc.createDocumentFragment();
   for (const node of nodes) {
     const problems = (node.failingChecks ?? []).map((check) =>

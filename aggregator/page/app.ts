@@ -1,20 +1,63 @@
 // virtgate's page: fetches the latest report from the aggregator's API and redraws. Plain DOM,
-// no framework, no build step; see render.js for why every value goes through textContent.
-import { filterNodes, formatAge, formatPercent, freshness, h, renderChecks, renderNodeRows, statusClass } from './render.js';
+// no framework; see render.ts for why every value goes through textContent.
+import {
+  type AggregatorView,
+  type CheckItem,
+  filterNodes,
+  formatAge,
+  formatPercent,
+  freshness,
+  h,
+  type NodeRow,
+  renderChecks,
+  renderNodeRows,
+  statusClass,
+} from './render.ts';
+
+/** A Kubernetes, KubeVirt or CDI version as the API observed it. */
+type ObservedVersion = { state: 'known'; version: string } | { state: 'absent' | 'unknown'; reason: string };
+
+/** The aggregator's state, with what the footer shows. */
+interface AggregatorState extends AggregatorView {
+  virtgateVersion?: string;
+  settings?: { staleAfterSeconds: number; minReady: number; prefix: string };
+}
+
+/** GET /api/v1/gate (aggregator/http/schemas.ts): the fields the page shows. */
+interface GateResponse {
+  result: string;
+  exitCode: number;
+  evaluatedAt: string;
+  checks: CheckItem[];
+  versions: { kubernetes: ObservedVersion; kubevirt: ObservedVersion; cdi: ObservedVersion; dataUpdated: string };
+  readiness: {
+    total: number;
+    counts: { ready: number; emulation: number; 'not-ready': number; unknown: number };
+    readyRatio: number;
+    nodes: NodeRow[];
+  };
+  aggregator: AggregatorState;
+}
 
 const MAX_ROWS = 500;
 const refreshSeconds = Number(new URLSearchParams(location.search).get('refresh'));
 const REFRESH_MS = Number.isFinite(refreshSeconds) && refreshSeconds >= 1 && refreshSeconds <= 300 ? refreshSeconds * 1000 : 10_000;
 
-/** @type {{ report: any, aggregator: any, fetchedAt: Date | null, fetchError: string | null }} */
-const state = { report: null, aggregator: null, fetchedAt: null, fetchError: null };
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const state: { report: GateResponse | null; aggregator: AggregatorState | null; fetchedAt: Date | null; fetchError: string | null } = {
+  report: null,
+  aggregator: null,
+  fetchedAt: null,
+  fetchError: null,
+};
+// The ids are index.html's own; a missing one is a bug in the page, not in the data.
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
-async function refresh() {
+async function refresh(): Promise<void> {
   try {
     const response = await fetch('/api/v1/gate', { cache: 'no-store', headers: { accept: 'application/json' } });
-    const body = await response.json().catch(() => null);
-    if (response.ok) {
+    // The aggregator's own JSON (its response schemas drop anything undeclared).
+    const body = (await response.json().catch(() => null)) as (GateResponse & { error?: string }) | null;
+    if (response.ok && body) {
       state.report = body;
       state.aggregator = body.aggregator;
     } else if (response.status === 503 && body && body.error === 'not-synced') {
@@ -30,27 +73,27 @@ async function refresh() {
   render();
 }
 
-function replace(element, ...children) {
-  element.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
+function replace(element: Element, ...children: Array<Node | null | undefined>): void {
+  element.replaceChildren(...children.filter((child): child is Node => child !== null && child !== undefined));
 }
 
-function fact(label, value) {
+function fact(label: string, value: string): HTMLElement {
   return h(document, 'div', {}, [h(document, 'dt', { text: label }), h(document, 'dd', { text: value })]);
 }
 
-function version(observed) {
+function version(observed: ObservedVersion | undefined): string {
   if (!observed) return '–';
   return observed.state === 'known' ? observed.version : `${observed.state}: ${observed.reason}`;
 }
 
-function renderBanner() {
+function renderBanner(): void {
   const { level, text } = freshness({ aggregator: state.aggregator, fetchedAt: state.fetchedAt, fetchError: state.fetchError, now: new Date(), refreshMs: REFRESH_MS });
   const banner = $('banner');
   banner.className = `banner banner-${level}`;
   banner.textContent = text;
 }
 
-function render() {
+function render(): void {
   renderBanner();
   const report = state.report;
   const result = $('result');
@@ -81,19 +124,19 @@ function render() {
   );
   replace($('checks'), renderChecks(document, report.checks));
   renderNodes();
-  const aggregator = state.aggregator ?? {};
+  const aggregator: Partial<AggregatorState> = state.aggregator ?? {};
   $('footer').textContent =
     `virtgate ${aggregator.virtgateVersion ?? ''} · refreshes every ${REFRESH_MS / 1000}s` +
     (state.fetchedAt ? ` · last fetched ${formatAge((Date.now() - state.fetchedAt.getTime()) / 1000)}` : '') +
     (aggregator.settings ? ` · stale after ${aggregator.settings.staleAfterSeconds}s · min ready ${aggregator.settings.minReady} · prefix ${aggregator.settings.prefix}` : '');
 }
 
-function renderNodes() {
+function renderNodes(): void {
   const report = state.report;
   if (!report) return;
-  const filter = { text: /** @type {HTMLInputElement} */ ($('filter')).value, state: /** @type {HTMLSelectElement} */ ($('state')).value };
+  const filter = { text: ($('filter') as HTMLInputElement).value, state: ($('state') as HTMLSelectElement).value };
   const { shown, matching } = filterNodes(report.readiness.nodes, filter, MAX_ROWS);
-  const body = /** @type {HTMLElement} */ ($('nodes').querySelector('tbody'));
+  const body = $('nodes').querySelector('tbody') as HTMLElement;
   if (shown.length === 0) replace(body, h(document, 'tr', {}, [h(document, 'td', { text: 'no nodes match', attrs: { colspan: '8' } })]));
   else replace(body, renderNodeRows(document, shown));
   $('shown').textContent = matching > shown.length ? `showing ${shown.length} of ${matching}; filter to narrow` : `${matching} of ${report.readiness.total}`;
