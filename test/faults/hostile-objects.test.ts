@@ -6,11 +6,12 @@
  * schema, the odd reports are set aside as unknown (with why), the page renders in Chromium with
  * the markup as text and nothing executed, and `virtgate gate` still evaluates.
  */
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateReportSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
-import { CDI_CRD, KUBEVIRT_CRD } from '../support/aggregator-cluster.ts';
+import { CDI_CRD, createValidatedNode, KUBEVIRT_CRD } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { type Browser, launchChromium } from '../support/chromium.ts';
 import { installCrd } from '../support/crds.ts';
@@ -35,16 +36,32 @@ async function json(pathname: string): Promise<{ status: number; body: unknown; 
   return { status: response.status, body: JSON.parse(text) as unknown, bytes: text.length };
 }
 
+/** Healthy nodes beside the hostile objects: the census checks the aggregator's verdict on them never moves. */
+const HEALTHY = ['fault-hostile-healthy-a', 'fault-hostile-healthy-b'];
+
+async function healthyStates(): Promise<Record<string, string>> {
+  const { body } = await json('/api/v1/nodes');
+  const nodes = nodesResponseSchema.parse(body).nodes;
+  return Object.fromEntries(HEALTHY.map((name) => [name, nodes.find((node) => node.name === name)?.state ?? 'absent']));
+}
+
 beforeAll(async () => {
   for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  // Heartbeats 20 min ahead keep these reports fresh for the whole file: a report goes stale 30 min
+  // after its heartbeat and is ignored as invalid 30 min before it.
+  const heartbeatAt = new Date(Date.now() + 20 * 60_000);
+  for (const name of HEALTHY) await createValidatedNode(admin, name, { report: { heartbeatAt, ready: true, tier: 'hardware' } });
   aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig], childEnv());
   pids = pidsOf(watched());
+  await waitFor('the healthy nodes to be ready in the aggregator', async () => (Object.values(await healthyStates()).every((state) => state === 'ready') ? true : undefined), 60_000, 500);
 });
 
 afterAll(async () => {
   await browser?.close();
   await aggregator?.stop();
   if (names) await deleteHostileObjects(admin, names);
+  const core = admin.makeApiClient(CoreV1Api);
+  for (const name of HEALTHY) await core.deleteNode({ name }).catch(() => undefined);
 });
 
 describe('hostile and huge objects in the cluster', () => {
@@ -83,6 +100,11 @@ describe('hostile and huge objects in the cluster', () => {
       expect((await aggregator.get('/')).status).toBe(200);
       expect((await aggregator.get('/readyz')).status).toBe(200);
       expect(crashes(watched(), pids)).toEqual([]);
+      // The census: the aggregator's published verdict on the healthy nodes did not move.
+      const healthy = await healthyStates();
+      const moved = Object.entries(healthy).filter(([, state]) => state !== 'ready');
+      fault.objects(HEALTHY.length, moved.length);
+      expect(moved).toEqual([]);
     } finally {
       fault.finish();
     }

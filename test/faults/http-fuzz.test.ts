@@ -19,6 +19,7 @@ import { fuzzRuns } from '../support/fuzz-runs.ts';
 import { Fault } from './ledger.ts';
 
 const RUNS = fuzzRuns(60);
+const HEALTHY_NODE = 'census-healthy-node';
 const source = new FakeSource(null);
 const app = buildHttp(source, createAggregatorMetrics(source) as Registry);
 
@@ -69,9 +70,11 @@ const cluster: fc.Arbitrary<ClusterSnapshot> = fc
   })
   .map((c) => ({
     serverGitVersion: c.server,
-    nodes: c.nodes,
+    // One healthy node in every cluster: the census checks the junk around it never moves it.
+    nodes: [...c.nodes, rawNode(HEALTHY_NODE, { labels: { 'virtgate.io/ready': 'true' } })],
     nodeValidations: [
       ...c.nodes.filter((_, index) => c.reportFor[index]).map((n) => rawReport(String((n.metadata as { name: unknown }).name))),
+      rawReport(HEALTHY_NODE),
       ...c.extraReports,
     ],
     kubevirt: listed(rawKubeVirt({ phase: c.phase, version: c.version, nodePlacement: { nodeSelector: c.selector } })),
@@ -97,6 +100,8 @@ afterAll(async () => {
 describe('arbitrary clusters through the aggregator HTTP layer', () => {
   it('every route answers with schema-valid JSON, every node is reachable by name, /metrics stays valid', async () => {
     const fault = new Fault('fuzz-http', `${RUNS} arbitrary clusters through app.inject()`);
+    let healthyChecked = 0;
+    let healthyMoved = 0;
     try {
       await fc.assert(
         fc.asyncProperty(cluster, async (snapshot) => {
@@ -109,6 +114,15 @@ describe('arbitrary clusters through the aggregator HTTP layer', () => {
           summaryResponseSchema.parse(JSON.parse((await get('/api/v1/summary')).body));
           const nodes = nodesResponseSchema.parse(JSON.parse((await get('/api/v1/nodes')).body));
           expect(nodes.nodes.map((n) => n.name)).toEqual(parsed.readiness.nodes.map((n) => n.name));
+          // The census: the healthy node is ready whatever junk surrounds it — unless a generated
+          // name collides with it (two nodes or reports claim it), which the generator can do.
+          const named = (objects: readonly unknown[]) => objects.filter((o) => (o as { metadata?: { name?: unknown } }).metadata?.name === HEALTHY_NODE).length;
+          if (named(snapshot.nodes) === 1 && named(snapshot.nodeValidations) === 1) {
+            healthyChecked += 1;
+            const healthy = nodes.nodes.find((n) => n.name === HEALTHY_NODE);
+            if (healthy?.state !== 'ready') healthyMoved += 1;
+            expect(healthy?.state, JSON.stringify(healthy)).toBe('ready');
+          }
           for (const state of ['ready', 'emulation', 'not-ready', 'unknown']) {
             const filtered = await get(`/api/v1/nodes?state=${state}`);
             expect(filtered.status).toBe(200);
@@ -130,6 +144,7 @@ describe('arbitrary clusters through the aggregator HTTP layer', () => {
       );
       fault.handled();
     } finally {
+      fault.objects(healthyChecked, healthyMoved);
       fault.finish();
     }
   });
