@@ -115,7 +115,7 @@ describe('the published verdict and probe errors', () => {
       await removeDevice(node.host.root, 'kvm');
       fault.injected();
       fault.cleared();
-      expect(await truthOf(node)).toEqual({ ready: false, tier: 'emulation', kvm: 'false' });
+      expect(await truthOf(node)).toMatchObject({ ready: false, tier: 'emulation', kvm: 'false' });
       await fault.converge(() => settle('the flip to emulation', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
       expect((await condition())?.reason).toBe('NoHardwareVirtualization');
 
