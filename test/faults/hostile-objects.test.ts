@@ -37,7 +37,7 @@ async function json(pathname: string): Promise<{ status: number; body: unknown; 
 }
 
 /** Healthy nodes beside the hostile objects: the census checks the aggregator's verdict on them never moves. */
-const HEALTHY = ['fault-hostile-healthy-a', 'fault-hostile-healthy-b'];
+const HEALTHY = ['fault-calm-a', 'fault-calm-b'];
 
 async function healthyStates(): Promise<Record<string, string>> {
   const { body } = await json('/api/v1/nodes');
