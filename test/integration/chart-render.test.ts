@@ -7,7 +7,6 @@ import type {
   V1Deployment,
   V1Job,
   V1Namespace,
-  V1NetworkPolicy,
   V1PodDisruptionBudget,
   V1Pod,
   V1PolicyRule,
@@ -414,7 +413,12 @@ describe('helm template with every option on', () => {
     expect(budget?.minAvailable).toBe(1);
     expect(budget?.maxUnavailable).toBeUndefined();
     expect(budget?.unhealthyPodEvictionPolicy).toBe('IfHealthyBudget');
-    const networkPolicy = findManifest<V1NetworkPolicy>(objects, 'NetworkPolicy', 'vg-aggregator');
+    // As rendered (client-node's V1NetworkPolicy calls `from` `_from`).
+    const networkPolicy = findManifest<{ spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: Array<{ from: Array<{ podSelector?: { matchLabels: Record<string, string> } }> }> } }>(
+      objects,
+      'NetworkPolicy',
+      'vg-aggregator',
+    );
     expect(networkPolicy.spec?.podSelector.matchLabels).toEqual(aggregatorDeployment?.selector.matchLabels);
     expect(networkPolicy.spec?.policyTypes).toEqual(['Ingress']);
     expect(networkPolicy.spec?.ingress).toEqual([
@@ -427,7 +431,7 @@ describe('helm template with every option on', () => {
       },
     ]);
     // The peer the policy admits is the test Pod.
-    expect(findManifest<V1Pod>(objects, 'Pod', 'vg-test').metadata?.labels).toMatchObject(networkPolicy.spec?.ingress?.[0]?.from?.[0]?.podSelector?.matchLabels ?? { missing: 'labels' });
+    expect(findManifest<V1Pod>(objects, 'Pod', 'vg-test').metadata?.labels).toMatchObject(networkPolicy.spec.ingress[0]?.from[0]?.podSelector?.matchLabels ?? { missing: 'labels' });
 
     const serviceMonitor = findManifest<{ spec: { endpoints: unknown[] } }>(objects, 'ServiceMonitor', 'vg-aggregator');
     expect(serviceMonitor.spec.endpoints).toEqual([

@@ -1,6 +1,7 @@
 # `helm test` of a virtgate release (templates/tests/gate-test.yaml). Run by /bin/sh -c with the
 # arguments of `virtgate gate` ("$@"); AGGREGATOR_URL is the release's aggregator, VIRTGATE_CLI the
-# CLI's entry point. The integration test runs this very script as a local process.
+# CLI's entry point (AGGREGATOR_ATTEMPTS, default 20, how often to ask it, 3 s apart). The
+# integration test runs this very script as a local process.
 set -u
 # 1. The aggregator answers with its gate report (it needs a moment after install to sync).
 node -e '
@@ -17,7 +18,7 @@ const attempt = async (left) => {
     return attempt(left - 1);
   }
 };
-attempt(20);
+attempt(Number(process.env.AGGREGATOR_ATTEMPTS ?? 20));
 ' "$AGGREGATOR_URL" || exit 1
 # 2. virtgate gate reads the cluster with this pod's ServiceAccount. 0 pass, 1 fail, 3 warn or
 # unknown: it could read the cluster, so the release works. 2 bad input, 4 unreadable: it does not.
