@@ -107,6 +107,23 @@ describe('the PrometheusRule', () => {
     expect(test.output).toContain('VirtgateKubernetesEndOfLifeApproaching');
   });
 
+  it('the two-replica cases catch a rule that adds the replicas up (the old sum(...))', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+    const groups = await renderedRuleGroups();
+    const tooFew = groups[0]?.rules.find((rule) => rule.alert === 'VirtgateTooFewReadyNodes');
+    if (!tooFew) throw new Error('no VirtgateTooFewReadyNodes rule');
+    // The old rule, keeping the labels the new one keeps, so only the replica arithmetic differs.
+    tooFew.expr = 'sum by (namespace, job) (virtgate_cluster_nodes{state=~"ready|emulation"}) < 2';
+    await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
+    await copyFile(PROMTEST, path.join(dir, 'alerts.promtest.yaml'));
+    const test = await promtool(['test', 'rules', 'alerts.promtest.yaml'], dir);
+    expect(test.code).not.toBe(0);
+    // Exactly one expectation fails: two replicas seeing 1 ready node each, which the sum takes for 2.
+    expect(test.output.match(/alertname: /g)).toHaveLength(1);
+    expect(test.output).toContain('alertname: VirtgateTooFewReadyNodes, time: 20m');
+    expect(test.output).toMatch(/summary="Only 1 nodes can run KubeVirt VMs\."\}\s*\],\s*got:\[\]/);
+  });
+
   it('takes its thresholds from values', async () => {
     const objects = await renderChart(cp.binDir, [
       '--set', 'monitoring.prometheusRule.enabled=true',
