@@ -193,6 +193,32 @@ describe('helm install', () => {
     );
     expect(installOutput).toContain(`kubectl -n ${NS} port-forward svc/virtgate-aggregator 8080:8080`);
     expect(installOutput).not.toContain('does not allow privileged pods');
+    expect(installOutput).toContain(`helm test ${RELEASE} -n ${NS}`);
+  });
+
+  it('namespaceOverride installs every workload into an existing namespace of the user, which uninstall leaves in place', async () => {
+    const OVERRIDE = 'chart-install-override';
+    await core.createNamespace({ body: { metadata: { name: OVERRIDE, labels: { 'pod-security.kubernetes.io/enforce': 'privileged', team: 'virt' } } } });
+    await helmOk(
+      cp.binDir,
+      ['install', 'override', CHART_DIR, '--namespace', NS, '--set', `namespaceOverride=${OVERRIDE}`, '--set', 'prune.onUninstall=false'],
+      cp.adminKubeconfig,
+    );
+    const apps = admin.makeApiClient(AppsV1Api);
+    expect((await apps.listNamespacedDaemonSet({ namespace: OVERRIDE })).items.map((d) => d.metadata?.name)).toEqual(['override-virtgate-agent']);
+    expect((await apps.listNamespacedDeployment({ namespace: OVERRIDE })).items.map((d) => d.metadata?.name)).toEqual(['override-virtgate-aggregator']);
+    await core.readNamespacedService({ namespace: OVERRIDE, name: 'override-virtgate-aggregator' });
+    await admin.makeApiClient(PolicyV1Api).readNamespacedPodDisruptionBudget({ namespace: OVERRIDE, name: 'override-virtgate-aggregator' });
+    const binding = await admin.makeApiClient(RbacAuthorizationV1Api).readClusterRoleBinding({ name: 'override-virtgate-agent' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'override-virtgate-agent', namespace: OVERRIDE }]);
+    expect(await statusOfCall(() => apps.readNamespacedDaemonSet({ namespace: NS, name: 'override-virtgate-agent' }))).toBe(404);
+
+    const uninstalled = await helmOk(cp.binDir, ['uninstall', 'override', '--namespace', NS, '--timeout', '2m'], cp.adminKubeconfig);
+    expect(uninstalled).toContain('release "override" uninstalled');
+    expect(await statusOfCall(() => apps.readNamespacedDaemonSet({ namespace: OVERRIDE, name: 'override-virtgate-agent' }))).toBe(404);
+    const namespace = await core.readNamespace({ name: OVERRIDE });
+    expect(namespace.status?.phase).toBe('Active');
+    expect(namespace.metadata?.labels?.team).toBe('virt');
   });
 
   it('NOTES warn when the namespace does not allow privileged pods', async () => {
