@@ -7,7 +7,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
-import { findManifest, renderChart } from '../chart/helm.ts';
+import { CHART_DIR, findManifest, helm, renderChart } from '../chart/helm.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 
 const run = promisify(execFile);
@@ -15,10 +15,25 @@ const cp = useControlPlane();
 const PROMTOOL = '/usr/bin/promtool';
 const PROMTEST = path.join(PACKAGE_ROOT, 'test/chart/alerts.promtest.yaml');
 const METRICS_DOC = path.join(PACKAGE_ROOT, 'docs/metrics.md');
+const RUNBOOK = path.join(PACKAGE_ROOT, 'docs/runbook.md');
+
+interface Rule {
+  alert?: string;
+  record?: string;
+  expr: string;
+  for?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
 
 interface RuleGroup {
   name: string;
-  rules: Array<{ alert?: string; record?: string; expr: string }>;
+  rules: Rule[];
+}
+
+async function rulesWith(args: string[]): Promise<Rule[]> {
+  const objects = await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', ...args]);
+  return findManifest<{ spec: { groups: RuleGroup[] } }>(objects, 'PrometheusRule').spec.groups.flatMap((group) => group.rules);
 }
 
 async function promtool(args: string[], cwd: string): Promise<{ code: number; output: string }> {
@@ -32,8 +47,9 @@ async function promtool(args: string[], cwd: string): Promise<{ code: number; ou
   }
 }
 
+/** The rules alerts.promtest.yaml runs against: the defaults, without runbook_url (checked on its own below). */
 async function renderedRuleGroups(): Promise<RuleGroup[]> {
-  const objects = await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true']);
+  const objects = await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.prometheusRule.runbookUrl=']);
   return findManifest<{ spec: { groups: RuleGroup[] } }>(objects, 'PrometheusRule').spec.groups;
 }
 
@@ -91,6 +107,23 @@ describe('the PrometheusRule', () => {
     expect(test.output).toContain('VirtgateKubernetesEndOfLifeApproaching');
   });
 
+  it('the two-replica cases catch a rule that adds the replicas up (the old sum(...))', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+    const groups = await renderedRuleGroups();
+    const tooFew = groups[0]?.rules.find((rule) => rule.alert === 'VirtgateTooFewReadyNodes');
+    if (!tooFew) throw new Error('no VirtgateTooFewReadyNodes rule');
+    // The old rule, keeping the labels the new one keeps, so only the replica arithmetic differs.
+    tooFew.expr = 'sum by (namespace, job) (virtgate_cluster_nodes{state=~"ready|emulation"}) < 2';
+    await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
+    await copyFile(PROMTEST, path.join(dir, 'alerts.promtest.yaml'));
+    const test = await promtool(['test', 'rules', 'alerts.promtest.yaml'], dir);
+    expect(test.code).not.toBe(0);
+    // Exactly one expectation fails: two replicas seeing 1 ready node each, which the sum takes for 2.
+    expect(test.output.match(/alertname: /g)).toHaveLength(1);
+    expect(test.output).toContain('alertname: VirtgateTooFewReadyNodes, time: 20m');
+    expect(test.output).toMatch(/summary="Only 1 nodes can run KubeVirt VMs\."\}\s*\],\s*got:\[\]/);
+  });
+
   it('takes its thresholds from values', async () => {
     const objects = await renderChart(cp.binDir, [
       '--set', 'monitoring.prometheusRule.enabled=true',
@@ -101,10 +134,66 @@ describe('the PrometheusRule', () => {
     ]);
     const rules = findManifest<{ spec: { groups: RuleGroup[] } }>(objects, 'PrometheusRule').spec.groups[0]?.rules ?? [];
     const byName = (name: string) => rules.find((rule) => rule.alert === name) as { expr: string; for: string };
-    expect(byName('VirtgateKubernetesEndOfLifeApproaching').expr).toContain('virtgate_kubernetes_eol_days < 30');
-    expect(byName('VirtgateReportStale').expr).toBe('virtgate_report_age_seconds > 600');
+    expect(byName('VirtgateKubernetesEndOfLifeApproaching').expr).toContain('max by (namespace, job) (virtgate_kubernetes_eol_days) < 30');
+    expect(byName('VirtgateReportStale').expr).toBe('min by (namespace, job, node) (virtgate_report_age_seconds) > 600');
     expect(byName('VirtgateTooFewReadyNodes').expr).toContain('< 4');
     expect(byName('VirtgateGateFailing').for).toBe('5m');
+  });
+});
+
+describe('the PrometheusRule extension points', () => {
+  it('links every alert to its own section of docs/runbook.md, which says what it means, how to check and how to fix', async () => {
+    const rules = await rulesWith([]);
+    const runbook = await readFile(RUNBOOK, 'utf8');
+    // GitHub's anchor of a heading: lower case, spaces to dashes, punctuation dropped.
+    const anchors = new Set([...runbook.matchAll(/^## (.+)$/gm)].map((match) => (match[1] ?? '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+    expect(rules.length).toBe(7);
+    for (const rule of rules) {
+      const url = rule.annotations?.runbook_url ?? '';
+      expect(url, rule.alert).toBe(`https://github.com/virtgate/virtgate/blob/main/docs/runbook.md#${(rule.alert ?? '').toLowerCase()}`);
+      const anchor = url.split('#')[1] ?? '';
+      expect(anchors.has(anchor), `docs/runbook.md has a section for ${rule.alert}`).toBe(true);
+      const section = runbook.split(/^## /m).find((part) => part.startsWith(`${rule.alert}\n`)) ?? '';
+      for (const heading of ['What it means', 'How to check', 'How to fix']) expect(section, `${rule.alert}: ${heading}`).toContain(`**${heading}**`);
+    }
+    const own = await rulesWith(['--set', 'monitoring.prometheusRule.runbookUrl=https://wiki.example.com/virtgate']);
+    expect(own[0]?.annotations?.runbook_url).toBe('https://wiki.example.com/virtgate#virtgategatefailing');
+    const none = await rulesWith(['--set', 'monitoring.prometheusRule.runbookUrl=']);
+    expect(none.some((rule) => rule.annotations?.runbook_url !== undefined)).toBe(false);
+  });
+
+  it('leaves out the alerts disabled by name and puts additionalRuleLabels on every alert (which may override severity)', async () => {
+    const rules = await rulesWith([
+      '--set', 'monitoring.prometheusRule.disabled.VirtgateKubernetesEndOfLifeApproaching=true',
+      '--set', 'monitoring.prometheusRule.disabled.VirtgateMetricsAbsent=true',
+      '--set', 'monitoring.prometheusRule.disabled.VirtgateGateFailing=false',
+      '--set', 'monitoring.prometheusRule.additionalRuleLabels.team=virt',
+      '--set', 'monitoring.prometheusRule.additionalRuleLabels.severity=page',
+    ]);
+    expect(rules.map((rule) => rule.alert)).toEqual([
+      'VirtgateGateFailing',
+      'VirtgateTooFewReadyNodes',
+      'VirtgateNodeNotReady',
+      'VirtgateReportStale',
+      'VirtgateKubernetesPastEndOfLife',
+    ]);
+    for (const rule of rules) expect(rule.labels, rule.alert).toEqual({ team: 'virt', severity: 'page' });
+    const defaults = await rulesWith(['--set', 'monitoring.prometheusRule.additionalRuleLabels.team=virt']);
+    expect(defaults.find((rule) => rule.alert === 'VirtgateNodeNotReady')?.labels).toEqual({ team: 'virt', severity: 'warning' });
+  });
+
+  it('the schema refuses a misspelt alert name, a non-boolean and a label name Prometheus refuses', async () => {
+    const cases: Array<[string, string]> = [
+      ['monitoring.prometheusRule.disabled.VirtgateGateFailling=true', "at '/monitoring/prometheusRule/disabled': additional properties 'VirtgateGateFailling' not allowed"],
+      ['monitoring.prometheusRule.disabled.VirtgateGateFailing=yes', "at '/monitoring/prometheusRule/disabled/VirtgateGateFailing'"],
+      ['monitoring.prometheusRule.additionalRuleLabels.bad-name=x', "invalid propertyName 'bad-name'"],
+      ['monitoring.prometheusRule.runbookUrl=docs/runbook.md', "at '/monitoring/prometheusRule/runbookUrl'"],
+    ];
+    for (const [set, message] of cases) {
+      const outcome = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, '--set', 'monitoring.prometheusRule.enabled=true', '--set', set]);
+      expect(outcome.code, set).not.toBe(0);
+      expect(outcome.stderr, set).toContain(message);
+    }
   });
 });
 
@@ -118,6 +207,12 @@ describe('the metric contract (docs/metrics.md)', () => {
     };
     const dashboardExprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
     expect(dashboardExprs.length).toBeGreaterThan(8);
+
+    // Every aggregator replica exports the whole cluster's figures: no query adds them up.
+    const aggregatorGauges = /virtgate_(cluster_|gate_|report_age|kubernetes_eol)/;
+    for (const expr of [...alertExprs, ...dashboardExprs].filter((e) => aggregatorGauges.test(e))) {
+      expect(expr, 'an aggregator gauge summed across replicas').not.toMatch(/(^|[^a-z_])sum(\s*\(|\s+by\s*\()/);
+    }
 
     const used = new Set([...alertExprs, ...dashboardExprs].flatMap(metricNames));
     expect(used.size).toBeGreaterThan(8);

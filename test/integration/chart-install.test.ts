@@ -4,6 +4,7 @@
  * else (by RBAC or by the admission policy, each refusal checked by its message); the aggregator
  * reads and is refused every write.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,10 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
+  NetworkingV1Api,
+  PolicyV1Api,
   RbacAuthorizationV1Api,
+  type V1Pod,
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +36,9 @@ import {
   waitForAgentPolicy,
 } from '../chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { CLI_MAIN } from '../hosts/paths.ts';
+import { type AggregatorProcess, closedPort, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../controlplane/identities.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
@@ -57,8 +64,11 @@ const nodeValidation = (name: string, nodeName = name) => ({
   spec: { nodeName },
 });
 
+const EXTENSIONS = path.join(PACKAGE_ROOT, 'test/chart/values-install-extensions.yaml');
+
 let installOutput = '';
 let agent: RunningAgent | undefined;
+let aggregator: AggregatorProcess | undefined;
 
 beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } } });
@@ -77,6 +87,7 @@ beforeAll(async () => {
       '--set', 'agent.taint.policy=not-ready',
       '--set', `agent.taint.poolSelector=${POOL}`,
       '--set', 'agent.virtHostValidate.enabled=false',
+      '-f', EXTENSIONS,
     ],
     cp.adminKubeconfig,
   );
@@ -84,6 +95,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.stop();
+  await aggregator?.stop();
 });
 
 describe('helm install', () => {
@@ -128,12 +140,85 @@ describe('helm install', () => {
     expect(await statusOfCall(() => rbac.readClusterRole({ name: 'virtgate-prune' }))).toBe(404);
   });
 
+  it('the API server accepts and keeps every extension point as rendered', async () => {
+    const apps = admin.makeApiClient(AppsV1Api);
+    const daemonSet = await apps.readNamespacedDaemonSet({ namespace: NS, name: 'virtgate-agent' });
+    const agentPod = daemonSet.spec?.template.spec;
+    expect(agentPod?.priorityClassName).toBe('system-node-critical');
+    expect(daemonSet.spec?.revisionHistoryLimit).toBe(4);
+    expect(daemonSet.spec?.updateStrategy?.type).toBe('RollingUpdate');
+    expect(agentPod?.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
+    expect(agentPod?.containers[0]?.env).toContainEqual({ name: 'HTTPS_PROXY', value: 'http://proxy.example.com:3128' });
+    expect(agentPod?.containers[0]?.volumeMounts).toContainEqual({ name: 'scratch', mountPath: '/scratch' });
+    expect(agentPod?.volumes).toContainEqual({ name: 'scratch', emptyDir: { sizeLimit: '8Mi' } });
+
+    const deployment = await apps.readNamespacedDeployment({ namespace: NS, name: 'virtgate-aggregator' });
+    expect(deployment.spec?.replicas).toBe(2);
+    expect(deployment.spec?.strategy).toEqual({ type: 'Recreate' });
+    expect(deployment.spec?.revisionHistoryLimit).toBe(3);
+    const aggregatorPod = deployment.spec?.template.spec;
+    expect(aggregatorPod?.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(aggregatorPod?.containers[0]?.env).toContainEqual({ name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } });
+    expect(aggregatorPod?.containers[0]?.volumeMounts).toContainEqual({ name: 'scratch', mountPath: '/scratch' });
+
+    const budget = await admin.makeApiClient(PolicyV1Api).readNamespacedPodDisruptionBudget({ namespace: NS, name: 'virtgate-aggregator' });
+    expect(budget.spec?.minAvailable).toBe(1);
+    expect(budget.spec?.unhealthyPodEvictionPolicy).toBe('AlwaysAllow');
+    expect(budget.spec?.selector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
+
+    const networkPolicy = await admin.makeApiClient(NetworkingV1Api).readNamespacedNetworkPolicy({ namespace: NS, name: 'virtgate-aggregator' });
+    expect(networkPolicy.spec?.podSelector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
+    // client-node names the field _from (from is a reserved word in its generator).
+    expect(networkPolicy.spec?.ingress?.[0]?._from).toEqual([
+      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'virtgate', 'app.kubernetes.io/instance': RELEASE, 'app.kubernetes.io/component': 'test' } } },
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+    ]);
+
+    // The helm test hook is not installed: it exists only while `helm test` runs.
+    expect(await statusOfCall(() => core.readNamespacedPod({ namespace: NS, name: 'virtgate-test' }))).toBe(404);
+    expect(await statusOfCall(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: 'virtgate-test' }))).toBe(404);
+  });
+
+  it('does not own the namespace it was installed into', async () => {
+    const manifest = await helmOk(cp.binDir, ['get', 'manifest', RELEASE, '--namespace', NS], cp.adminKubeconfig);
+    expect(manifest).not.toMatch(/^kind: Namespace$/m);
+    const namespace = await core.readNamespace({ name: NS });
+    expect(namespace.metadata?.labels?.['app.kubernetes.io/managed-by']).toBeUndefined();
+    expect(namespace.metadata?.annotations?.['meta.helm.sh/release-name']).toBeUndefined();
+  });
+
   it('prints NOTES with the KubeVirt placement snippet and how to open the aggregator page', () => {
     expect(installOutput).toContain(
       ['    spec:', '      workloads:', '        nodePlacement:', '          nodeSelector:', '            virtgate.io/ready: "true"'].join('\n'),
     );
     expect(installOutput).toContain(`kubectl -n ${NS} port-forward svc/virtgate-aggregator 8080:8080`);
     expect(installOutput).not.toContain('does not allow privileged pods');
+    expect(installOutput).toContain(`helm test ${RELEASE} -n ${NS}`);
+  });
+
+  it('namespaceOverride installs every workload into an existing namespace of the user, which uninstall leaves in place', async () => {
+    const OVERRIDE = 'chart-install-override';
+    await core.createNamespace({ body: { metadata: { name: OVERRIDE, labels: { 'pod-security.kubernetes.io/enforce': 'privileged', team: 'virt' } } } });
+    await helmOk(
+      cp.binDir,
+      ['install', 'override', CHART_DIR, '--namespace', NS, '--set', `namespaceOverride=${OVERRIDE}`, '--set', 'prune.onUninstall=false'],
+      cp.adminKubeconfig,
+    );
+    const apps = admin.makeApiClient(AppsV1Api);
+    expect((await apps.listNamespacedDaemonSet({ namespace: OVERRIDE })).items.map((d) => d.metadata?.name)).toEqual(['override-virtgate-agent']);
+    expect((await apps.listNamespacedDeployment({ namespace: OVERRIDE })).items.map((d) => d.metadata?.name)).toEqual(['override-virtgate-aggregator']);
+    await core.readNamespacedService({ namespace: OVERRIDE, name: 'override-virtgate-aggregator' });
+    await admin.makeApiClient(PolicyV1Api).readNamespacedPodDisruptionBudget({ namespace: OVERRIDE, name: 'override-virtgate-aggregator' });
+    const binding = await admin.makeApiClient(RbacAuthorizationV1Api).readClusterRoleBinding({ name: 'override-virtgate-agent' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'override-virtgate-agent', namespace: OVERRIDE }]);
+    expect(await statusOfCall(() => apps.readNamespacedDaemonSet({ namespace: NS, name: 'override-virtgate-agent' }))).toBe(404);
+
+    const uninstalled = await helmOk(cp.binDir, ['uninstall', 'override', '--namespace', NS, '--timeout', '2m'], cp.adminKubeconfig);
+    expect(uninstalled).toContain('release "override" uninstalled');
+    expect(await statusOfCall(() => apps.readNamespacedDaemonSet({ namespace: OVERRIDE, name: 'override-virtgate-agent' }))).toBe(404);
+    const namespace = await core.readNamespace({ name: OVERRIDE });
+    expect(namespace.status?.phase).toBe('Active');
+    expect(namespace.metadata?.labels?.team).toBe('virt');
   });
 
   it('NOTES warn when the namespace does not allow privileged pods', async () => {
@@ -433,5 +518,97 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
       }
     }
     expect((await nodeView(core, NODE_A)).labels['virtgate.io/ready']).not.toBe('true');
+  });
+});
+
+describe('helm test', () => {
+  const TEST_POD = 'virtgate-test';
+  /** The hook's own command line, run here as a local process (no kubelet runs pods in this control plane). */
+  async function runHookCommand(pod: V1Pod, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+    const container = pod.spec?.containers[0];
+    const [shell, ...shellArgs] = [...(container?.command ?? []), ...(container?.args ?? [])];
+    if (shell !== '/bin/sh') throw new Error(`the hook does not run /bin/sh: ${JSON.stringify(container?.command)}`);
+    const child = spawn(shell, shellArgs, {
+      env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, KUBERNETES_SERVICE_HOST: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, output };
+  }
+
+  it('creates the hook Pod and its list-only ServiceAccount; the Pod\'s command passes against the cluster and a running aggregator; the ServiceAccount is refused the rest', async () => {
+    // The release's aggregator, as a local process with its ServiceAccount's pod-bound token.
+    const aggregatorIdentity = await podBoundIdentity(admin, cp, NS, 'virtgate-aggregator', NODE_A);
+    aggregator = await startAggregatorProcess(['--kubeconfig', aggregatorIdentity.kubeconfig, '--prefix=virtgate.io']);
+
+    const outcome = helm(cp.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '3m'], cp.adminKubeconfig);
+    const pod = await waitFor<V1Pod>('helm test to create the hook Pod', async () =>
+      (await statusOfCall(() => core.readNamespacedPod({ namespace: NS, name: TEST_POD }))) === 0 ? core.readNamespacedPod({ namespace: NS, name: TEST_POD }) : undefined,
+    60_000);
+    expect(pod.spec?.serviceAccountName).toBe('virtgate-test');
+    expect(pod.spec?.containers[0]?.env).toContainEqual({ name: 'AGGREGATOR_URL', value: `http://virtgate-aggregator.${NS}.svc:8080` });
+    expect(pod.spec?.containers[0]?.args?.slice(1)).toEqual(['helm-test', '--prefix=virtgate.io', '--stale-after=30m', '--min-ready=2']);
+
+    // The Pod's ServiceAccount, with a token bound to a pod as the kubelet would mount it.
+    const identity = await podBoundIdentity(admin, cp, NS, 'virtgate-test', NODE_A);
+    const asTest = kubeConfigFrom(identity.kubeconfig);
+    const passed = await runHookCommand(pod, { AGGREGATOR_URL: aggregator.url, VIRTGATE_CLI: CLI_MAIN, KUBECONFIG: identity.kubeconfig });
+    expect(passed.output).toMatch(new RegExp(`the aggregator at ${aggregator.url}/api/v1/gate answers: gate (pass|warn|fail|unknown)`));
+    expect(passed.output).toMatch(/virtgate gate exited [013]: the cluster could be read/);
+    expect(passed.output).toContain('nodes.min-ready');
+    expect(passed.code).toBe(0);
+
+    // Least privilege: it may list what the gate reads, and nothing else.
+    const nodes = asTest.makeApiClient(CoreV1Api);
+    expect((await nodes.listNode()).items.length).toBeGreaterThan(0);
+    const denied: Array<[string, () => Promise<unknown>, string]> = [
+      ['get one node', () => nodes.readNode({ name: NODE_A }), 'cannot get resource "nodes"'],
+      ['label a node', () => nodes.patchNode({ name: NODE_A, body: { metadata: { labels: { 'virtgate.io/ready': 'true' } } } }, mergePatch), 'cannot patch resource "nodes"'],
+      ['read a Secret', () => nodes.readNamespacedSecret({ namespace: NS, name: 'chart-install-secret' }), 'cannot get resource "secrets"'],
+      ['list pods', () => nodes.listNamespacedPod({ namespace: NS }), 'cannot list resource "pods"'],
+      ['list ConfigMaps', () => nodes.listNamespacedConfigMap({ namespace: NS }), 'cannot list resource "configmaps"'],
+      ['delete a NodeValidation', () => asTest.makeApiClient(CustomObjectsApi).deleteClusterCustomObject({ ...NV, name: NODE_A }), 'cannot delete resource "nodevalidations"'],
+    ];
+    for (const [what, call, message] of denied) {
+      const refused = await refusal(call);
+      expect(refused.status, what).toBe(403);
+      expect(refused.message, what).toContain(`User "system:serviceaccount:${NS}:virtgate-test" ${message}`);
+    }
+    const review = asTest.makeApiClient(AuthorizationV1Api);
+    for (const verb of ['watch', 'get', 'create', 'update', 'patch', 'delete']) {
+      const answer = await review.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { resource: 'nodes', verb } } } });
+      expect(answer.status?.allowed, `${verb} nodes`).toBe(false);
+    }
+
+    // The command fails when the aggregator does not answer, and when the cluster cannot be read.
+    const silent = await runHookCommand(pod, {
+      AGGREGATOR_URL: `http://127.0.0.1:${await closedPort()}`,
+      AGGREGATOR_ATTEMPTS: '1',
+      VIRTGATE_CLI: CLI_MAIN,
+      KUBECONFIG: identity.kubeconfig,
+    });
+    expect(silent.output).toContain('does not answer');
+    expect(silent.code).toBe(1);
+    const unreachable = await writeKubeconfig(path.join(cp.dir, 'chart-install-unreachable.kubeconfig'), `https://127.0.0.1:${await closedPort()}`, cp.caFile, { token: identity.token }, 'unreachable');
+    const unread = await runHookCommand(pod, { AGGREGATOR_URL: aggregator.url, VIRTGATE_CLI: CLI_MAIN, KUBECONFIG: unreachable });
+    expect(unread.output).toContain('virtgate gate exited 4');
+    expect(unread.code).toBe(4);
+
+    // Report the Pod's result as its kubelet would: helm test then passes and removes its hook objects.
+    await core.patchNamespacedPodStatus({ namespace: NS, name: TEST_POD, body: { status: { phase: 'Succeeded' } } }, mergePatch);
+    const result = await outcome;
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/TEST SUITE:\s+virtgate-test/);
+    expect(result.stdout).toMatch(/Phase:\s+Succeeded/);
+    expect(result.code).toBe(0);
+    await waitFor('helm to delete the succeeded hook objects', async () =>
+      (await statusOfCall(() => core.readNamespacedServiceAccount({ namespace: NS, name: 'virtgate-test' }))) === 404 &&
+      (await statusOfCall(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: 'virtgate-test' }))) === 404
+        ? true
+        : undefined,
+    30_000);
   });
 });

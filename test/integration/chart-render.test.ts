@@ -7,6 +7,8 @@ import type {
   V1Deployment,
   V1Job,
   V1Namespace,
+  V1PodDisruptionBudget,
+  V1Pod,
   V1PolicyRule,
   V1Role,
   V1ValidatingAdmissionPolicy,
@@ -51,6 +53,28 @@ describe('values.schema.json rejects bad values with a message that names them',
     ['NoExecute without allowNoExecute', ['--set', 'agent.taint.effect=NoExecute'], "at '/agent/taint/allowNoExecute'"],
     ['a prefix that is no DNS name', ['--set', 'prefix=Virt_Gate'], "at '/prefix'"],
     ['a bad duration', ['--set', 'agent.interval=soon'], "at '/agent/interval'"],
+    // The extension points stay strict.
+    ['a misspelt key in the agent securityContext', ['--set', 'agent.securityContext.privilegd=true'], "at '/agent/securityContext': additional properties 'privilegd' not allowed"],
+    ['a misspelt key in the aggregator pod securityContext', ['--set', 'aggregator.podSecurityContext.runAsUsr=1'], "at '/aggregator/podSecurityContext': additional properties 'runAsUsr' not allowed"],
+    ['a negative revisionHistoryLimit', ['--set', 'agent.revisionHistoryLimit=-1'], "at '/agent/revisionHistoryLimit'"],
+    ['a revisionHistoryLimit that is no number', ['--set', 'aggregator.revisionHistoryLimit=ten'], "at '/aggregator/revisionHistoryLimit'"],
+    ['a DaemonSet strategy Deployments have', ['--set', 'agent.updateStrategy.type=Recreate'], "at '/agent/updateStrategy/type'"],
+    ['a Deployment strategy DaemonSets have', ['--set', 'aggregator.updateStrategy.type=OnDelete'], "at '/aggregator/updateStrategy/type'"],
+    ['an extraEnv entry without a name', ['--set', 'agent.extraEnv[0].value=x'], "at '/agent/extraEnv/0'"],
+    ['an extraEnv entry with a misspelt key', ['--set', 'aggregator.extraEnv[0].name=A', '--set', 'aggregator.extraEnv[0].valu=x'], "additional properties 'valu' not allowed"],
+    ['an extraVolumeMount without a mountPath', ['--set', 'agent.extraVolumeMounts[0].name=ca'], "at '/agent/extraVolumeMounts/0'"],
+    ['an extraVolume that is no object', ['--set', 'aggregator.extraVolumes[0]=ca'], "at '/aggregator/extraVolumes/0'"],
+    ['a PodDisruptionBudget minAvailable that is neither a count nor a percentage', ['--set', 'aggregator.podDisruptionBudget.minAvailable=half'], "at '/aggregator/podDisruptionBudget/minAvailable'"],
+    ['a misspelt PodDisruptionBudget key', ['--set', 'aggregator.podDisruptionBudget.maxUnavailabe=1'], "additional properties 'maxUnavailabe' not allowed"],
+    ['an unknown unhealthyPodEvictionPolicy', ['--set', 'aggregator.podDisruptionBudget.unhealthyPodEvictionPolicy=Never'], "at '/aggregator/podDisruptionBudget/unhealthyPodEvictionPolicy'"],
+    ['a NetworkPolicy peer with a misspelt key', ['--set', 'aggregator.networkPolicy.ingressFrom[0].podSelectr.x=y'], "additional properties 'podSelectr' not allowed"],
+    ['a networkPolicy.enabled that is no boolean', ['--set', 'aggregator.networkPolicy.enabled=yes'], "at '/aggregator/networkPolicy/enabled'"],
+    ['a bad scrapeTimeout', ['--set', 'monitoring.serviceMonitor.scrapeTimeout=soon'], "at '/monitoring/serviceMonitor/scrapeTimeout'"],
+    ['a honorLabels that is no boolean', ['--set', 'monitoring.podMonitor.honorLabels=maybe'], "at '/monitoring/podMonitor/honorLabels'"],
+    ['an unknown relabeling action', ['--set', 'monitoring.serviceMonitor.relabelings[0].action=rename'], "at '/monitoring/serviceMonitor/relabelings/0/action'"],
+    ['a misspelt metricRelabelings key', ['--set', 'monitoring.podMonitor.metricRelabelings[0].sourceLabel=x'], "additional properties 'sourceLabel' not allowed"],
+    ['a namespaceOverride that is no namespace name', ['--set', 'namespaceOverride=Virt_Gate'], "at '/namespaceOverride'"],
+    ['a misspelt testFramework key', ['--set', 'testFramework.enabeld=false'], "at '/testFramework': additional properties 'enabeld' not allowed"],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -224,7 +248,86 @@ describe('helm template with the defaults', () => {
 
   it('leaves every optional object out', async () => {
     const kinds = new Set((await render()).map((o) => o.kind));
-    for (const kind of ['Namespace', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ConfigMap']) expect(kinds.has(kind), kind).toBe(false);
+    for (const kind of ['Namespace', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ConfigMap', 'NetworkPolicy']) expect(kinds.has(kind), kind).toBe(false);
+  });
+
+  it('runs the agent at system-node-critical priority, keeps 10 revisions of each workload, rolls both, and adds a PodDisruptionBudget that never blocks a drain', async () => {
+    const objects = await render();
+    const daemonSet = findManifest<V1DaemonSet>(objects, 'DaemonSet', 'virtgate-agent');
+    expect(daemonSet.spec?.template.spec?.priorityClassName).toBe('system-node-critical');
+    expect(daemonSet.spec?.revisionHistoryLimit).toBe(10);
+    expect(daemonSet.spec?.template.spec?.securityContext).toBeUndefined();
+    const deployment = findManifest<V1Deployment>(objects, 'Deployment', 'virtgate-aggregator');
+    expect(deployment.spec?.template.spec?.priorityClassName).toBeUndefined();
+    expect(deployment.spec?.revisionHistoryLimit).toBe(10);
+    expect(deployment.spec?.strategy).toEqual({ type: 'RollingUpdate' });
+    const budget = findManifest<V1PodDisruptionBudget>(objects, 'PodDisruptionBudget', 'virtgate-aggregator');
+    expect(budget.metadata?.namespace).toBe('virtgate');
+    expect(budget.spec).toEqual({
+      maxUnavailable: 1,
+      unhealthyPodEvictionPolicy: 'AlwaysAllow',
+      selector: { matchLabels: deployment.spec?.selector.matchLabels },
+    });
+    expect((await render(['--set', 'aggregator.podDisruptionBudget.enabled=false'])).some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
+    expect(findManifest<V1DaemonSet>(await render(['--set', 'agent.priorityClassName=']), 'DaemonSet').spec?.template.spec?.priorityClassName).toBeUndefined();
+  });
+
+  it('ships the helm test hook: a restricted Pod from the aggregator image, with a ServiceAccount that may only list what virtgate gate reads', async () => {
+    const objects = await render();
+    const pod = findManifest<V1Pod>(objects, 'Pod', 'virtgate-test');
+    expect(pod.metadata?.namespace).toBe('virtgate');
+    expect(pod.metadata?.annotations).toMatchObject({ 'helm.sh/hook': 'test', 'helm.sh/hook-weight': '0', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
+    expect(pod.metadata?.labels?.['app.kubernetes.io/component']).toBe('test');
+    expect(pod.spec?.restartPolicy).toBe('Never');
+    expect(pod.spec?.serviceAccountName).toBe('virtgate-test');
+    const container = pod.spec?.containers[0];
+    expect(container?.image).toBe('ghcr.io/virtgate/virtgate-aggregator:0.1.0');
+    expect(container?.command).toEqual(['/bin/sh', '-c']);
+    expect(container?.args?.slice(1)).toEqual(['helm-test', '--prefix=virtgate.io', '--stale-after=30m', '--min-ready=2']);
+    expect(container?.args?.[0]).toBe(await readFile(path.join(PACKAGE_ROOT, 'charts/virtgate/files/helm-test.sh'), 'utf8'));
+    expect(container?.env).toEqual([
+      { name: 'AGGREGATOR_URL', value: 'http://virtgate-aggregator.virtgate.svc:8080' },
+      { name: 'VIRTGATE_CLI', value: '/app/dist/cli/main.js' },
+    ]);
+    expect(container?.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    for (const [kind, name] of [
+      ['ServiceAccount', 'virtgate-test'],
+      ['ClusterRole', 'virtgate-test'],
+      ['ClusterRoleBinding', 'virtgate-test'],
+    ] as const) {
+      expect(findManifest(objects, kind, name).metadata.annotations, `${kind}/${name}`).toMatchObject({ 'helm.sh/hook': 'test', 'helm.sh/hook-weight': '-10' });
+    }
+    expect(findManifest<V1ClusterRole>(objects, 'ClusterRole', 'virtgate-test').rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list'] },
+      { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['list'] },
+      { apiGroups: ['kubevirt.io'], resources: ['kubevirts'], verbs: ['list'] },
+      { apiGroups: ['cdi.kubevirt.io'], resources: ['cdis'], verbs: ['list'] },
+    ]);
+    expect((await render(['--set', 'testFramework.enabled=false'])).filter((o) => o.metadata.name === 'virtgate-test')).toEqual([]);
+  });
+
+  it('namespaceOverride puts every namespaced object in that namespace and creates none', async () => {
+    const objects = await render(['--set', 'namespaceOverride=virt-tools']);
+    expect(objects.some((o) => o.kind === 'Namespace')).toBe(false);
+    const namespaced = objects.filter((o) => o.metadata.namespace);
+    expect(namespaced.length).toBeGreaterThan(5);
+    for (const object of namespaced) {
+      // Node Events live in default; the prune hook in the release namespace (docs/install.md).
+      const expected = object.metadata.name === 'virtgate-agent-events' ? 'default' : object.metadata.name === 'virtgate-prune' ? 'virtgate' : 'virt-tools';
+      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(expected);
+    }
+    const policy = findManifest<V1ValidatingAdmissionPolicy>(objects, 'ValidatingAdmissionPolicy', 'virtgate-agent-node');
+    expect(policy.spec?.matchConditions?.[0]?.expression).toBe("request.userInfo.username == 'system:serviceaccount:virt-tools:virtgate-agent'");
+    expect(findManifest<V1Pod>(objects, 'Pod', 'virtgate-test').spec?.containers[0]?.env?.[0]?.value).toBe('http://virtgate-aggregator.virt-tools.svc:8080');
+  });
+
+  it('never takes ownership of the release namespace, and namespace.create excludes namespaceOverride', async () => {
+    const own = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, '--namespace', 'virtgate', '--set', 'namespace.create=true', '--set', 'namespace.name=virtgate']);
+    expect(own.code).not.toBe(0);
+    expect(own.stderr).toContain('the chart would take ownership of a namespace you created');
+    const both = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, '--set', 'namespace.create=true', '--set', 'namespaceOverride=virt-tools']);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('namespace.create and namespaceOverride exclude each other');
   });
 
   it('renders the bootstrap policy: the agent argument and the admission exception for that one taint key', async () => {
@@ -278,8 +381,97 @@ describe('helm template with every option on', () => {
       '--request-timeout=20s',
     ]);
     expect(agent?.serviceAccountName).toBe('custom-agent');
-    expect(agent?.priorityClassName).toBe('system-node-critical');
+    expect(agent?.priorityClassName).toBe('virtgate-agents');
     expect(agent?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    const agentSet = findManifest<V1DaemonSet>(objects, 'DaemonSet', 'vg-agent').spec;
+    expect(agentSet?.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(agentSet?.revisionHistoryLimit).toBe(3);
+    expect(agent?.securityContext).toEqual({ seccompProfile: { type: 'Unconfined' } });
+    expect(agent?.containers[0]?.securityContext).toEqual({ privileged: true, readOnlyRootFilesystem: true });
+    expect(agent?.containers[0]?.env?.slice(-2)).toEqual([
+      { name: 'HTTPS_PROXY', value: 'http://proxy.example.com:3128' },
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ]);
+    expect(agent?.containers[0]?.env?.[0]?.name).toBe('NODE_NAME');
+    expect(agent?.volumes).toContainEqual({ name: 'ca', configMap: { name: 'corporate-ca' } });
+    expect(agent?.containers[0]?.volumeMounts).toContainEqual({ name: 'ca', mountPath: '/etc/ssl/corporate', readOnly: true });
+    expect(agent?.volumes?.length).toBe(5);
+
+    const aggregatorDeployment = findManifest<V1Deployment>(objects, 'Deployment', 'vg-aggregator').spec;
+    expect(aggregatorDeployment?.strategy).toEqual({ type: 'Recreate' });
+    expect(aggregatorDeployment?.revisionHistoryLimit).toBe(2);
+    const aggregatorPod = aggregatorDeployment?.template.spec;
+    expect(aggregatorPod?.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 2000, runAsGroup: 2000, fsGroup: 2000, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(aggregatorPod?.containers[0]?.env).toEqual([
+      { name: 'NODE_OPTIONS', value: '--max-semi-space-size=8' },
+      { name: 'HTTPS_PROXY', value: 'http://proxy.example.com:3128' },
+    ]);
+    expect(aggregatorPod?.volumes?.map((v) => v.name)).toEqual(['tmp', 'versions', 'ca']);
+    expect(aggregatorPod?.containers[0]?.volumeMounts?.map((m) => m.mountPath)).toEqual(['/tmp', '/etc/virtgate', '/etc/ssl/corporate']);
+
+    const budget = findManifest<V1PodDisruptionBudget>(objects, 'PodDisruptionBudget', 'vg-aggregator').spec;
+    expect(budget?.minAvailable).toBe(1);
+    expect(budget?.maxUnavailable).toBeUndefined();
+    expect(budget?.unhealthyPodEvictionPolicy).toBe('IfHealthyBudget');
+    // As rendered (client-node's V1NetworkPolicy calls `from` `_from`).
+    const networkPolicy = findManifest<{ spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: Array<{ from: Array<{ podSelector?: { matchLabels: Record<string, string> } }> }> } }>(
+      objects,
+      'NetworkPolicy',
+      'vg-aggregator',
+    );
+    expect(networkPolicy.spec?.podSelector.matchLabels).toEqual(aggregatorDeployment?.selector.matchLabels);
+    expect(networkPolicy.spec?.policyTypes).toEqual(['Ingress']);
+    expect(networkPolicy.spec?.ingress).toEqual([
+      {
+        ports: [{ port: 'http', protocol: 'TCP' }],
+        from: [
+          { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'virtgate', 'app.kubernetes.io/instance': 'virtgate', 'app.kubernetes.io/component': 'test' } } },
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+        ],
+      },
+    ]);
+    // The peer the policy admits is the test Pod.
+    expect(findManifest<V1Pod>(objects, 'Pod', 'vg-test').metadata?.labels).toMatchObject(networkPolicy.spec.ingress[0]?.from[0]?.podSelector?.matchLabels ?? { missing: 'labels' });
+
+    const serviceMonitor = findManifest<{ spec: { endpoints: unknown[] } }>(objects, 'ServiceMonitor', 'vg-aggregator');
+    expect(serviceMonitor.spec.endpoints).toEqual([
+      {
+        port: 'http',
+        path: '/metrics',
+        interval: '30s',
+        scrapeTimeout: '10s',
+        honorLabels: true,
+        relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' }],
+        metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'virtgate_aggregator_lists_total', action: 'drop' }],
+      },
+    ]);
+    const podMonitor = findManifest<{ spec: { podMetricsEndpoints: unknown[] } }>(objects, 'PodMonitor', 'vg-agent');
+    expect(podMonitor.spec.podMetricsEndpoints).toEqual([
+      {
+        port: 'http',
+        path: '/metrics',
+        interval: '30s',
+        scrapeTimeout: '20s',
+        relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'instance' }],
+        metricRelabelings: [{ regex: 'pod', action: 'labeldrop' }],
+      },
+    ]);
+    const rules = findManifest<{ spec: { groups: Array<{ rules: Array<{ alert: string; labels: Record<string, string>; annotations: Record<string, string> }> }> } }>(
+      objects,
+      'PrometheusRule',
+      'vg',
+    ).spec.groups[0]?.rules ?? [];
+    expect(rules.map((rule) => rule.alert)).not.toContain('VirtgateMetricsAbsent');
+    expect(rules.length).toBe(6);
+    for (const rule of rules) {
+      expect(rule.labels.team, rule.alert).toBe('platform');
+      expect(rule.annotations.runbook_url, rule.alert).toBe(`https://wiki.example.com/virtgate#${rule.alert.toLowerCase()}`);
+    }
+    const testPod = findManifest<V1Pod>(objects, 'Pod', 'vg-test').spec;
+    expect(testPod?.containers[0]?.resources).toEqual({ requests: { cpu: '5m', memory: '32Mi' }, limits: { memory: '96Mi' } });
+    expect(testPod?.containers[0]?.args).toContain('--versions=/etc/virtgate/versions.yaml');
+    expect(testPod?.volumes).toEqual([{ name: 'versions', configMap: { name: 'vg-versions' } }]);
+    expect(testPod?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
 
     const aggregator = findManifest<V1Deployment>(objects, 'Deployment', 'vg-aggregator').spec?.template;
     expect(aggregator?.spec?.containers[0]?.args).toContain('--versions=/etc/virtgate/versions.yaml');

@@ -182,6 +182,12 @@ describe('helm uninstall', () => {
     expect(await statusOfCall(() => rbac.readClusterRole({ name: `${RELEASE}-agent` }))).toBe(404);
     const admission = admin.makeApiClient(AdmissionregistrationV1Api);
     expect(await statusOfCall(() => admission.readValidatingAdmissionPolicy({ name: `${RELEASE}-agent-node` }))).toBe(404);
+
+    // The namespace was the user's before the install: it stays, with its own labels, not terminating.
+    const namespace = await core.readNamespace({ name: NS });
+    expect(namespace.status?.phase).toBe('Active');
+    expect(namespace.metadata?.deletionTimestamp).toBeUndefined();
+    expect(namespace.metadata?.labels?.['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
 
   it('virtgate prune again finds nothing to remove', async () => {

@@ -16,9 +16,9 @@
 {{- end }}
 {{- end }}
 
-{{/* Where the workloads live: a namespace the chart creates, or the release namespace. */}}
+{{/* Where the workloads live: a namespace the chart creates, else namespaceOverride, else the release namespace. */}}
 {{- define "virtgate.namespace" -}}
-{{- if .Values.namespace.create }}{{ .Values.namespace.name }}{{ else }}{{ .Release.Namespace }}{{ end }}
+{{- if .Values.namespace.create }}{{ .Values.namespace.name }}{{ else }}{{ default .Release.Namespace .Values.namespaceOverride }}{{ end }}
 {{- end }}
 
 {{- define "virtgate.labels" -}}
@@ -71,7 +71,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
-{{/* The hardened container securityContext of the aggregator and the prune Job (Pod Security `restricted`). */}}
+{{/* The hardened container securityContext of the prune Job and the test Pod (Pod Security `restricted`). */}}
 {{- define "virtgate.restrictedContainerSecurityContext" -}}
 runAsNonRoot: true
 readOnlyRootFilesystem: true
@@ -96,4 +96,20 @@ seccompProfile:
 {{- if regexMatch "(^|\\.)(kubevirt\\.io|kubernetes\\.io|k8s\\.io)$" .Values.prefix }}
 {{- fail (printf "prefix %q: virtgate never writes under kubevirt.io, kubernetes.io or k8s.io (KubeVirt's node-labeller deletes labels under its prefixes); choose your own domain" .Values.prefix) }}
 {{- end }}
+{{- if and .Values.namespace.create .Values.namespaceOverride }}
+{{- fail "namespace.create and namespaceOverride exclude each other: namespace.create makes the chart create and own namespace.name; namespaceOverride names a namespace you own" }}
+{{- end }}
+{{- /* The chart must never own a namespace it did not create: helm would delete it, and everything in it, on uninstall. */}}
+{{- if and .Values.namespace.create (eq .Values.namespace.name .Release.Namespace) }}
+{{- fail (printf "namespace.create with namespace.name %q, the release namespace: the chart would take ownership of a namespace you created (and delete it on uninstall). Leave namespace.create false to install into it" .Release.Namespace) }}
+{{- end }}
+{{- end }}
+
+{{/* The aggregator's in-cluster base URL, through its Service. */}}
+{{- define "virtgate.aggregator.url" -}}
+{{- printf "http://%s-aggregator.%s.svc:%v" (include "virtgate.fullname" .) (include "virtgate.namespace" .) .Values.aggregator.service.port }}
+{{- end }}
+
+{{- define "virtgate.test.serviceAccountName" -}}
+{{- printf "%s-test" (include "virtgate.fullname" .) }}
 {{- end }}
