@@ -20,15 +20,19 @@ async function openssl(args: string[], cwd: string): Promise<void> {
   await run('openssl', args, { cwd });
 }
 
-/** A throwaway CA, a serving cert for 127.0.0.1, an admin client cert (system:masters) and SA keys. */
-export async function createPki(dir: string): Promise<Pki> {
+/**
+ * A throwaway CA, a serving cert for 127.0.0.1 (and `serverIps`), an admin client cert
+ * (system:masters) and SA keys.
+ */
+export async function createPki(dir: string, serverIps: string[] = []): Promise<Pki> {
   const file = (name: string) => path.join(dir, name);
+  const extraIps = serverIps.map((ip) => `,IP:${ip}`).join('');
   await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
   await openssl(['req', '-x509', '-new', '-key', 'ca.key', '-sha256', '-days', '2', '-subj', '/CN=virtgate-test-ca', '-out', 'ca.crt'], dir);
 
   await writeFile(
     file('server.ext'),
-    'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n',
+    `subjectAltName=IP:127.0.0.1${extraIps},DNS:localhost,DNS:kubernetes,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n`,
   );
   await writeFile(file('client.ext'), 'extendedKeyUsage=clientAuth\n');
   for (const [name, subject, ext] of [
@@ -54,4 +58,23 @@ export async function createPki(dir: string): Promise<Pki> {
     serviceAccountKey: file('sa.key'),
     serviceAccountPub: file('sa.pub'),
   };
+}
+
+/**
+ * One more key pair signed by the CA of `createPki(dir)`: a client cert for `subject`
+ * (`/O=group/CN=user`), or a serving cert when `serverIps` are given. Returns [cert, key].
+ */
+export async function issueCertificate(dir: string, name: string, subject: string, serverIps?: string[]): Promise<[string, string]> {
+  const ext = path.join(dir, `${name}.ext`);
+  await writeFile(
+    ext,
+    serverIps ? `subjectAltName=${serverIps.map((ip) => `IP:${ip}`).join(',')}\nextendedKeyUsage=serverAuth\n` : 'extendedKeyUsage=clientAuth\n',
+  );
+  await openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`], dir);
+  await openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
+  await openssl(
+    ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-sha256', '-extfile', ext, '-out', `${name}.crt`],
+    dir,
+  );
+  return [path.join(dir, `${name}.crt`), path.join(dir, `${name}.key`)];
 }
