@@ -116,6 +116,8 @@ export class ControlPlane {
       `--kubelet-client-certificate=${kubeletClientCert}`,
       `--kubelet-client-key=${kubeletClientKey}`,
       `--kubelet-certificate-authority=${pki.caCert}`,
+      // A node's address, never its name: nothing here resolves node names.
+      '--kubelet-preferred-address-types=InternalIP',
       `--tls-cert-file=${pki.serverCert}`,
       `--tls-private-key-file=${pki.serverKey}`,
       `--client-ca-file=${pki.caCert}`,

@@ -90,11 +90,12 @@ export class RealNode {
       const kubeletKubeconfig = await writeKubeconfig(path.join(NODE_LAYOUT.root, 'kubelet.kubeconfig'), server, caFile, { clientCertificate: nodeCert, clientKey: nodeKey });
       const proxyKubeconfig = await writeKubeconfig(path.join(NODE_LAYOUT.root, 'kube-proxy.kubeconfig'), server, caFile, { clientCertificate: proxyCert, clientKey: proxyKey });
 
+      let t = Date.now();
       const containerd = await startContainerd(images.pause.ref);
       processes.push(containerd.process);
-      for (const image of [images.pause, images.agent, images.aggregator]) {
-        await containerd.ctr(['images', 'import', image.archive]);
-      }
+      await Promise.all([images.pause, images.agent, images.aggregator].map((image) => containerd.ctr(['images', 'import', image.archive])));
+      log(`containerd up, images imported in ${Date.now() - t} ms`);
+      t = Date.now();
       const kubelet = await startKubelet(binDir, containerd.socket, { kubeconfig: kubeletKubeconfig, caFile, servingCert, servingKey });
       processes.push(kubelet.process);
       const proxy = await startKubeProxy(binDir, proxyKubeconfig);
@@ -113,6 +114,7 @@ export class RealNode {
         180_000,
         500,
       );
+      log(`kubelet registered the node Ready in ${Date.now() - t} ms`);
       await waitFor('kube-proxy to be healthy', async () => {
         assertRunning(processes);
         const res = await fetch(`http://127.0.0.1:${proxy.healthzPort}/healthz`);
@@ -137,6 +139,10 @@ export class RealNode {
   async stop(): Promise<void> {
     await stopAll(this.processes, this.plane);
   }
+}
+
+function log(message: string): void {
+  process.stderr.write(`[node] ${message}\n`);
 }
 
 function assertRunning(processes: ManagedProcess[]): void {
