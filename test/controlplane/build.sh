@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control plane the integration tests run against:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager (from this wrapper module)
-# and helm, plus the kubelet and kube-proxy of the real node (test/node), into a cache outside
+# and helm, plus the kubelet, kube-proxy and kubectl of the real node (test/node), into a cache outside
 # the repository. Idempotent: a second run with the same
 # versions only reports what it found.
 #
@@ -28,7 +28,7 @@ export CGO_ENABLED=0
 
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy helm)
+want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm)
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
 
@@ -62,7 +62,7 @@ ldflags="-s -w \
  -X k8s.io/client-go/pkg/version.gitVersion=$k8s_version"
 
 k8s_pkgs=()
-for b in kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy; do
+for b in kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl; do
   [[ -x "$bin/$b" ]] || k8s_pkgs+=("k8s.io/kubernetes/cmd/$b")
 done
 

@@ -1,7 +1,7 @@
 //go:build tools
 
 // Package controlplane pins the commands built by build.sh (the control plane, and the
-// kubelet and kube-proxy of the real node in test/node).
+// kubelet, kube-proxy and kubectl of the real node in test/node).
 package controlplane
 
 import (
@@ -10,5 +10,6 @@ import (
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
 	_ "k8s.io/kubernetes/cmd/kube-proxy"
 	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubectl"
 	_ "k8s.io/kubernetes/cmd/kubelet"
 )
