@@ -7,14 +7,19 @@
 set -uo pipefail
 : "${VGNODE_ROOT:?}" "${VGNODE_BRIDGE:?}" "${VGNODE_POD_RANGE:?}" "${VGNODE_SERVICE_RANGE:?}" "${VGNODE_HOST_SERVICE_TABLE:?}" "${VGNODE_NAMESPACE_PREFIX:?}" "${VGNODE_SYSCTL_BACKUP:?}"
 
-# 1. Processes: every process whose command line names the node's directory (kubelet,
-#    kube-proxy, containerd and its shims), and every process in the kubelet's pod cgroups.
+# 1. Processes: the node's kubelet, kube-proxy, containerd and containerd's shims (which outlive
+#    it), known by their name and a command line that names the node's directory, and every
+#    process in the kubelet's pod cgroups. Never anything else that merely mentions the path.
 pids_of_node() {
-  local p
+  local p comm
   for p in /proc/[0-9]*; do
     p="${p#/proc/}"
-    [[ "$p" == "$$" || "$p" == "$BASHPID" ]] && continue
-    tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF "$VGNODE_ROOT" && echo "$p"
+    comm="$(cat "/proc/$p/comm" 2>/dev/null)" || continue
+    case "$comm" in
+      kubelet|kube-proxy|containerd|containerd-shim*) ;;
+      *) continue ;;
+    esac
+    tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF "$VGNODE_ROOT/" && echo "$p"
   done
   find /sys/fs/cgroup/*/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null
 }
