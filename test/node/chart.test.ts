@@ -2,7 +2,8 @@
  * The chart as a user installs it (`helm install` with only image and pullPolicy values), on a
  * real kubelet node on this machine, with both images built from the repository's Dockerfiles:
  * the agent pod probes this machine through the chart's host mounts and publishes with the
- * token the kubelet projects into it; the aggregator answers through its Service; `helm upgrade`
+ * token the kubelet projects into it; the aggregator answers through its Service; the real
+ * Prometheus finds and scrapes both pods through Kubernetes service discovery; `helm upgrade`
  * rolls the agent without the node's labels flapping; `helm uninstall` runs the real
  * post-delete prune Job. No packet from a pod leaves the machine.
  */
@@ -10,8 +11,9 @@ import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keysUnder, nodeView } from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
+import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../chart/helm.ts';
 import { AuditLog } from '../controlplane/audit.ts';
+import { PrometheusServer } from '../e2e/prometheus-server.ts';
 import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
 import { waitFor } from '../support/wait.ts';
 import { egressCounters } from './counters.ts';
@@ -174,6 +176,51 @@ describe('helm install on the real node', () => {
       );
       expect(workingSet, component).toBeGreaterThan(16 * 1048576);
       expect(workingSet, component).toBeLessThan(256 * 1048576);
+    }
+  });
+
+  it("Prometheus finds both pods through Kubernetes service discovery, scrapes them, and loads the chart's alert rules", async () => {
+    const pki = `${node.controlPlane.dir}/pki`;
+    const objects = await renderChart(node.controlPlane.binDir, ['--set', 'monitoring.prometheusRule.enabled=true']);
+    const ruleGroups = findManifest<{ spec: { groups: unknown[] } }>(objects, 'PrometheusRule').spec.groups;
+    const prometheus = await PrometheusServer.start({
+      jobs: [],
+      ruleGroups,
+      scrapeConfigs: [
+        {
+          job_name: 'virtgate-pods',
+          kubernetes_sd_configs: [
+            {
+              role: 'pod',
+              api_server: node.controlPlane.server,
+              tls_config: { ca_file: node.controlPlane.caFile, cert_file: `${pki}/admin.crt`, key_file: `${pki}/admin.key` },
+              namespaces: { names: [NS] },
+            },
+          ],
+          relabel_configs: [
+            // The chart names each pod's metrics port `http`.
+            { source_labels: ['__meta_kubernetes_pod_container_port_name'], regex: 'http', action: 'keep' },
+            { source_labels: ['__meta_kubernetes_pod_label_app_kubernetes_io_component'], target_label: 'component' },
+          ],
+        },
+      ],
+    });
+    try {
+      const up = await waitFor('Prometheus to scrape the agent and the aggregator pod', async () => {
+        const samples = await prometheus.query('up{job="virtgate-pods"} == 1');
+        const components = samples.map((s) => s.labels.component).sort();
+        return components.includes('agent') && components.includes('aggregator') ? components : undefined;
+      }, 90_000, 1000);
+      expect(up).toEqual(['agent', 'aggregator']);
+      expect((await prometheus.query('count(virtgate_node_ready)'))[0]?.value ?? 0).toBeGreaterThan(0);
+      const rules = await waitFor('the rules to be evaluated', async () => {
+        const loaded = await prometheus.rules();
+        return loaded.length > 0 && loaded.every((r) => r.lastEvaluation && !r.lastEvaluation.startsWith('0001')) ? loaded : undefined;
+      }, 30_000, 500);
+      expect(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`)).toEqual([]);
+      expect(rules.some((r) => r.type === 'alerting')).toBe(true);
+    } finally {
+      await prometheus.stop();
     }
   });
 
