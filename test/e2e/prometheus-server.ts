@@ -27,8 +27,6 @@ export interface PrometheusOptions {
   ruleGroups?: unknown[];
   /** Scrape and rule evaluation interval. */
   interval?: string;
-  /** Further scrape configs as Prometheus takes them, e.g. with kubernetes_sd_configs. */
-  scrapeConfigs?: unknown[];
 }
 
 const sample = z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) });
@@ -83,10 +81,7 @@ export class PrometheusServer {
     const config = {
       global: { scrape_interval: interval, scrape_timeout: interval, evaluation_interval: interval },
       ...(options.ruleGroups ? { rule_files: ['rules.yaml'] } : {}),
-      scrape_configs: [
-        ...options.jobs.map((job) => ({ job_name: job.job, static_configs: [{ targets: job.targets }] })),
-        ...(options.scrapeConfigs ?? []),
-      ],
+      scrape_configs: options.jobs.map((job) => ({ job_name: job.job, static_configs: [{ targets: job.targets }] })),
     };
     await writeFile(path.join(dir, 'prometheus.yaml'), stringify(config));
     if (options.ruleGroups) await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups: options.ruleGroups }));
