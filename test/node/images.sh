@@ -194,6 +194,12 @@ build_image() {
   log "built $ref from Dockerfile.$role in $((SECONDS - t)) s ($(du -m "$archive" | cut -f1) MiB archive)"
 }
 
+# Each source change leaves a build stage and older layers behind as cache; past a few GiB the
+# store is emptied (the base comes back from its archive in seconds, the rest is rebuilt once).
+if [[ -d "$images/storage" ]] && (( $(du -sm "$images/storage" | cut -f1) > 6144 )); then
+  log "buildah store over 6 GiB: emptying it"
+  bah rmi --all --force >/dev/null 2>&1 || true
+fi
 build_pause
 build_image agent "$agent_ref" "$agent_archive"
 build_image aggregator "$aggregator_ref" "$aggregator_archive"
