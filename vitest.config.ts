@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects, one `npm test`:
+ * Four projects, one `npm test`:
  *  - unit: pure functions and host probes on fixture roots, beside the code they test;
  *  - integration: against the real control plane started once per run (globalSetup);
- *  - faults: the fault suite (`npm run test:faults`), also against the real control plane.
+ *  - faults: the fault suite (`npm run test:faults`), also against the real control plane;
+ *  - node: the chart's images built from their Dockerfiles and run by a real kubelet on this
+ *    machine (`npm run test:node`), last, so it does not compete with the others for the cores.
  */
 export default defineConfig({
   test: {
@@ -37,6 +39,17 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'node',
+          include: ['test/node/**/*.test.ts'],
+          globalSetup: ['test/node/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control plane the integration tests run against:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager (from this wrapper module)
-# and helm, into a cache outside the repository. Idempotent: a second run with the same
+# and helm, plus the kubelet, kube-proxy and kubectl of the real node (test/node), into a cache outside
+# the repository. Idempotent: a second run with the same
 # versions only reports what it found.
 #
 #   VIRTGATE_CACHE   cache root (default: ~/.cache/virtgate)
@@ -27,7 +28,7 @@ export CGO_ENABLED=0
 
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-want=(etcd kube-apiserver kube-scheduler kube-controller-manager helm)
+want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm)
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
 
@@ -61,7 +62,7 @@ ldflags="-s -w \
  -X k8s.io/client-go/pkg/version.gitVersion=$k8s_version"
 
 k8s_pkgs=()
-for b in kube-apiserver kube-scheduler kube-controller-manager; do
+for b in kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl; do
   [[ -x "$bin/$b" ]] || k8s_pkgs+=("k8s.io/kubernetes/cmd/$b")
 done
 
@@ -69,7 +70,7 @@ done
   cd "$here"
   if [[ ${#k8s_pkgs[@]} -gt 0 ]]; then
     t=$SECONDS
-    # One invocation, so the three commands share their compiled dependencies.
+    # One invocation, so the commands share their compiled dependencies.
     go build -trimpath -ldflags "$ldflags" -o "$bin/" "${k8s_pkgs[@]}"
     log "built ${k8s_pkgs[*]##*/} in $((SECONDS - t)) s"
   fi

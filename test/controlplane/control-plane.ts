@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { writeKubeconfig } from './kubeconfig.ts';
-import { createPki, type Pki } from './pki.ts';
+import { createPki, issueCertificate, type Pki } from './pki.ts';
 import { freePort } from './ports.ts';
 import { ManagedProcess, startWatchdog } from './process.ts';
 
@@ -18,6 +18,18 @@ omitStages: ["RequestReceived"]
 rules:
   - level: Metadata
 `;
+
+export interface ControlPlaneOptions {
+  /**
+   * The address the API server binds to and advertises (the `kubernetes` Service's endpoint).
+   * Loopback by default; the real node (test/node) uses its bridge address, which pods reach.
+   */
+  address?: string;
+  /** kube-controller-manager's --controllers (default: the garbage collector only). */
+  controllers?: string[];
+  /** kube-apiserver's --service-cluster-ip-range. */
+  serviceCidr?: string;
+}
 
 export interface ControlPlaneInfo {
   dir: string;
@@ -59,16 +71,22 @@ export class ControlPlane {
     this.watchdog = watchdog;
   }
 
-  static async start(binDir: string): Promise<ControlPlane> {
+  static async start(binDir: string, options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+    const address = options.address ?? '127.0.0.1';
+    const serviceCidr = options.serviceCidr ?? '10.96.0.0/16';
     const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-cp-'));
     const watchdog = startWatchdog(dir);
     const pkiDir = path.join(dir, 'pki');
     await mkdir(pkiDir);
-    const pki = await createPki(pkiDir);
+    // The serving cert also names the `kubernetes` Service's address (the range's first), which
+    // in-cluster clients dial.
+    const pki = await createPki(pkiDir, [address, firstAddress(serviceCidr)]);
+    // The API server's identity towards kubelets (logs, exec, /stats through nodes/proxy).
+    const [kubeletClientCert, kubeletClientKey] = await issueCertificate(pkiDir, 'apiserver-kubelet-client', '/O=system:masters/CN=kube-apiserver-kubelet-client');
     const [etcdPort, etcdPeerPort, apiPort, schedulerPort, kcmPort] = await Promise.all([
       freePort(), freePort(), freePort(), freePort(), freePort(),
     ]);
-    const server = `https://127.0.0.1:${apiPort}`;
+    const server = `https://${address}:${apiPort}`;
     const auditPolicy = path.join(dir, 'audit-policy.yaml');
     await writeFile(auditPolicy, AUDIT_POLICY);
     const auditLog = path.join(dir, 'audit.log');
@@ -92,9 +110,14 @@ export class ControlPlane {
     ]);
     const apiServer = new ManagedProcess('kube-apiserver', dir, path.join(binDir, 'kube-apiserver'), () => [
       `--etcd-servers=${etcdUrl}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
+      `--bind-address=${address}`,
+      `--advertise-address=${address}`,
       `--secure-port=${apiPort}`,
+      `--kubelet-client-certificate=${kubeletClientCert}`,
+      `--kubelet-client-key=${kubeletClientKey}`,
+      `--kubelet-certificate-authority=${pki.caCert}`,
+      // A node's address, never its name: nothing here resolves node names.
+      '--kubelet-preferred-address-types=InternalIP',
       `--tls-cert-file=${pki.serverCert}`,
       `--tls-private-key-file=${pki.serverKey}`,
       `--client-ca-file=${pki.caCert}`,
@@ -103,7 +126,7 @@ export class ControlPlane {
       `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
       `--service-account-key-file=${pki.serviceAccountPub}`,
       `--service-account-signing-key-file=${pki.serviceAccountKey}`,
-      '--service-cluster-ip-range=10.96.0.0/16',
+      `--service-cluster-ip-range=${serviceCidr}`,
       '--allow-privileged=true',
       `--audit-policy-file=${auditPolicy}`,
       `--audit-log-path=${auditLog}`,
@@ -125,7 +148,9 @@ export class ControlPlane {
       `--kubeconfig=${adminKubeconfig}`,
       `--authentication-kubeconfig=${adminKubeconfig}`,
       `--authorization-kubeconfig=${adminKubeconfig}`,
-      '--controllers=garbage-collector-controller',
+      `--controllers=${(options.controllers ?? ['garbage-collector-controller']).join(',')}`,
+      // Published into every namespace as kube-root-ca.crt, which projected tokens mount.
+      `--root-ca-file=${pki.caCert}`,
       '--leader-elect=false',
       '--bind-address=127.0.0.1',
       `--secure-port=${kcmPort}`,
@@ -234,4 +259,12 @@ export class ControlPlane {
     this.watchdog.kill('SIGKILL');
     if (!process.env.VIRTGATE_KEEP_CONTROLPLANE) await rm(this.info.dir, { recursive: true, force: true });
   }
+}
+
+/** The first host address of an IPv4 CIDR, e.g. 10.96.0.1 for 10.96.0.0/16. */
+function firstAddress(cidr: string): string {
+  const [base = ''] = cidr.split('/');
+  const octets = base.split('.').map(Number);
+  octets[3] = (octets[3] ?? 0) + 1;
+  return octets.join('.');
 }

@@ -9,6 +9,6 @@ describe('a machine without the built control plane', () => {
     const emptyCache = await mkdtemp(path.join(os.tmpdir(), 'virtgate-empty-cache-'));
     const failure = locateBinaries({ ...process.env, VIRTGATE_CACHE: emptyCache });
     await expect(failure).rejects.toThrow(/not built.*\n[\s\S]*bash test\/controlplane\/build\.sh/);
-    await expect(failure).rejects.toThrow(/missing control-plane binaries: etcd kube-apiserver kube-scheduler kube-controller-manager helm/);
+    await expect(failure).rejects.toThrow(/missing control-plane binaries: etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm/);
   });
 });

@@ -1,0 +1,277 @@
+/**
+ * The chart as a user installs it (`helm install` with only image and pullPolicy values), on a
+ * real kubelet node on this machine, with both images built from the repository's Dockerfiles:
+ * the agent pod probes this machine through the chart's host mounts and publishes with the
+ * token the kubelet projects into it; the aggregator answers through its Service; the real
+ * Prometheus scrapes both pods at their pod addresses and loads the chart's rules; `helm upgrade`
+ * rolls the agent without the node's labels flapping; `helm uninstall` runs the real
+ * post-delete prune Job. No packet from a pod leaves the machine.
+ */
+import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { keysUnder, nodeView } from '../chart/cluster.ts';
+import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../chart/helm.ts';
+import { AuditLog } from '../controlplane/audit.ts';
+import { PrometheusServer } from '../e2e/prometheus-server.ts';
+import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
+import { waitFor } from '../support/wait.ts';
+import { egressCounters } from './counters.ts';
+import { NODE_LAYOUT } from './layout.ts';
+import { statsSummary } from './stats.ts';
+
+const node = inject('realNode');
+const admin = new KubeConfig();
+admin.loadFromFile(node.controlPlane.adminKubeconfig);
+const core = admin.makeApiClient(CoreV1Api);
+const apps = admin.makeApiClient(AppsV1Api);
+const custom = admin.makeApiClient(CustomObjectsApi);
+const audit = new AuditLog(node.controlPlane.auditLog);
+
+const NS = `${NODE_LAYOUT.namespacePrefix}virtgate`;
+const RELEASE = 'virtgate';
+const PREFIX = 'virtgate.io';
+const AGENT_SA = `system:serviceaccount:${NS}:${RELEASE}-agent`;
+const PRUNE_SA = `system:serviceaccount:${NS}:${RELEASE}-prune`;
+
+/** The only values set: where the images are and that they are never pulled. */
+const IMAGE_VALUES = [
+  '--set', `agent.image.repository=${node.images.agent.repository}`,
+  '--set', `agent.image.tag=${node.images.agent.tag}`,
+  '--set', 'agent.image.pullPolicy=Never',
+  '--set', `aggregator.image.repository=${node.images.aggregator.repository}`,
+  '--set', `aggregator.image.tag=${node.images.aggregator.tag}`,
+  '--set', 'aggregator.image.pullPolicy=Never',
+];
+
+function isReady(pod: V1Pod): boolean {
+  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+async function podsOf(component: string): Promise<V1Pod[]> {
+  const list = await core.listNamespacedPod({ namespace: NS, labelSelector: `app.kubernetes.io/component=${component}` });
+  return list.items;
+}
+
+async function readyPod(component: string, timeoutMs = 240_000): Promise<V1Pod> {
+  return waitFor(`a Ready ${component} pod`, async () => (await podsOf(component)).find((p) => isReady(p) && !p.metadata?.deletionTimestamp), timeoutMs, 500);
+}
+
+interface Verdict {
+  tier?: string;
+  ready?: boolean;
+  checks?: Array<{ id: string; status: string }>;
+}
+
+const checkStatuses = (verdict: Verdict) => Object.fromEntries((verdict.checks ?? []).map((c) => [c.id, c.status]));
+
+let installStarted = 0;
+let auditStart = 0;
+
+beforeAll(async () => {
+  auditStart = await audit.mark();
+});
+
+afterAll(async () => {
+  // A failed test must not leave the release (and its agent) behind for the next file.
+  await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
+});
+
+describe('the real node', () => {
+  it('is registered by a kubelet with its own system:node certificate, on containerd and runc', async () => {
+    const registered = await core.readNode({ name: node.nodeName });
+    expect(registered.status?.nodeInfo?.kubeletVersion).toBe('v1.36.3');
+    expect(registered.status?.nodeInfo?.containerRuntimeVersion).toMatch(/^containerd:\/\/1\.6\./);
+    expect(registered.status?.addresses).toContainEqual({ type: 'InternalIP', address: NODE_LAYOUT.gateway });
+    const events = await audit.since(0);
+    const nodeWrites = events.filter((e) => e.objectRef?.resource === 'nodes' && e.objectRef.name === node.nodeName && e.verb === 'create');
+    expect(nodeWrites.map((e) => [e.user.username, e.user.groups?.includes('system:nodes')])).toContainEqual([`system:node:${node.nodeName}`, true]);
+    // NodeRestriction: the kubelet's identity cannot write another Node.
+    const kubelet = new KubeConfig();
+    kubelet.loadFromFile(`${NODE_LAYOUT.root}/kubelet.kubeconfig`);
+    const refused = await kubelet
+      .makeApiClient(CoreV1Api)
+      .createNode({ body: { metadata: { name: 'not-this-kubelets-node' } } })
+      .then(() => 0, (error: { code?: number }) => error.code);
+    expect(refused).toBe(403);
+  });
+});
+
+describe('helm install on the real node', () => {
+  it('the agent pod is Running and Ready and labels this node with the token the kubelet projected', async () => {
+    installStarted = Date.now();
+    const installed = await helmOk(node.controlPlane.binDir, ['install', RELEASE, CHART_DIR, '--namespace', NS, '--create-namespace', ...IMAGE_VALUES], node.controlPlane.adminKubeconfig);
+    expect(installed).toContain('STATUS: deployed');
+    const labelled = await waitFor('the agent to label the node', async () => {
+      const view = await nodeView(core, node.nodeName);
+      return view.labels[`${PREFIX}/ready`] !== undefined && view.conditions.VirtualizationReady ? view : undefined;
+    }, 240_000, 250);
+    const labelledAfterMs = Date.now() - installStarted;
+    process.stderr.write(`[node] helm install to labelled node: ${labelledAfterMs} ms\n`);
+    expect(labelled.labels[`${PREFIX}/tier`]).toBeDefined();
+
+    const agent = await readyPod('agent');
+    expect(agent.spec?.nodeName).toBe(node.nodeName);
+    expect(agent.spec?.containers[0]?.image).toBe(node.images.agent.ref);
+
+    // Every write of the agent's ServiceAccount came with a token bound to its pod on this node.
+    const writes = (await audit.writesBy(AGENT_SA, auditStart)).filter((e) => (e.responseStatus?.code ?? 0) < 300);
+    expect(writes.length).toBeGreaterThan(0);
+    const nodeLabelWrite = writes.find((e) => e.objectRef?.resource === 'nodes' && !e.objectRef.subresource);
+    expect(nodeLabelWrite, 'a label write on the Node').toBeDefined();
+    for (const write of writes) {
+      expect(write.user.extra?.['authentication.kubernetes.io/node-name']).toEqual([node.nodeName]);
+      expect(write.user.extra?.['authentication.kubernetes.io/pod-name']?.[0]).toMatch(new RegExp(`^${RELEASE}-agent-`));
+    }
+  });
+
+  it("publishes the same verdict as `virtgate check --json` on this machine, virt-host-validate included", async () => {
+    const report = await waitFor('the NodeValidation', async () => {
+      const object = (await custom.getClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name: node.nodeName })) as {
+        status?: Verdict;
+      };
+      return object.status?.checks ? object.status : undefined;
+    }, 60_000);
+    const host = await execa(process.execPath, [CLI_MAIN, 'check', '--json'], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
+    const onHost = JSON.parse(host.stdout) as Verdict;
+    expect(report.tier).toBe(onHost.tier);
+    expect(report.ready).toBe(onHost.ready);
+    expect(checkStatuses(report)).toEqual(checkStatuses(onHost));
+    expect(Object.keys(checkStatuses(report))).toContain('virt-host-validate');
+    const view = await nodeView(core, node.nodeName);
+    expect(view.labels[`${PREFIX}/ready`]).toBe(String(onHost.ready));
+    expect(view.conditions.VirtualizationReady).toBe(onHost.ready ? 'True' : 'False');
+  });
+
+  it('the aggregator pod is Ready and its API, /metrics and page answer through its Service', async () => {
+    const aggregator = await readyPod('aggregator');
+    expect(aggregator.spec?.containers[0]?.image).toBe(node.images.aggregator.ref);
+    const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
+    const port = service.spec?.ports?.[0]?.port;
+    const base = `http://${service.spec?.clusterIP}:${port}`;
+    expect(service.spec?.clusterIP).toMatch(/^10\.96\./);
+    const summary = await waitFor('the aggregator to count the real node', async () => {
+      const res = await fetch(`${base}/api/v1/summary`, { signal: AbortSignal.timeout(5000) });
+      const body = (await res.json()) as { nodes?: { total?: number } };
+      return res.ok && body.nodes?.total === 1 ? body : undefined;
+    }, 120_000, 1000);
+    expect(summary.nodes?.total).toBe(1);
+    const node1 = await fetch(`${base}/api/v1/nodes/${node.nodeName}`, { signal: AbortSignal.timeout(5000) });
+    expect(node1.status).toBe(200);
+    const metrics = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+    expect(metrics).toMatch(/^virtgate_/m);
+    const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(5000) });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('the kubelet reports the working set of the agent and aggregator containers', async () => {
+    const summary = await statsSummary(admin, node.nodeName);
+    for (const component of ['agent', 'aggregator']) {
+      const pod = summary.pods.find((p) => p.podRef.namespace === NS && p.podRef.name.startsWith(`${RELEASE}-${component}-`));
+      const container = pod?.containers.find((c) => c.name === component);
+      const workingSet = container?.memory?.workingSetBytes ?? 0;
+      process.stderr.write(
+        `[node] ${component} container: working set ${(workingSet / 1048576).toFixed(1)} MiB, cpu ${((container?.cpu?.usageNanoCores ?? 0) / 1e6).toFixed(1)} mcores\n`,
+      );
+      expect(workingSet, component).toBeGreaterThan(16 * 1048576);
+      expect(workingSet, component).toBeLessThan(256 * 1048576);
+    }
+  });
+
+  // Debian's Prometheus (2.42) is built without Kubernetes service discovery ("field
+  // kubernetes_sd_configs not found in type config.ScrapeConfig"), so the targets are what that
+  // discovery would find: each pod's IP and its container port named `http`, read from the API.
+  it("Prometheus scrapes both pods at the addresses Kubernetes gave them, and loads the chart's alert rules", async () => {
+    const objects = await renderChart(node.controlPlane.binDir, ['--set', 'monitoring.prometheusRule.enabled=true']);
+    const ruleGroups = findManifest<{ spec: { groups: unknown[] } }>(objects, 'PrometheusRule').spec.groups;
+    const jobs = await Promise.all(
+      ['agent', 'aggregator'].map(async (component) => {
+        const pod = await readyPod(component);
+        const port = pod.spec?.containers[0]?.ports?.find((p) => p.name === 'http')?.containerPort;
+        expect(pod.status?.podIP, component).toMatch(/^10\.250\.0\./);
+        return { job: component, targets: [`${pod.status?.podIP}:${port}`] };
+      }),
+    );
+    const prometheus = await PrometheusServer.start({ jobs, ruleGroups });
+    try {
+      const up = await waitFor('Prometheus to scrape the agent and the aggregator pod', async () => {
+        const samples = await prometheus.query('up == 1');
+        const components = samples.map((s) => s.labels.job).sort();
+        return components.includes('agent') && components.includes('aggregator') ? components : undefined;
+      }, 90_000, 1000);
+      expect(up).toEqual(['agent', 'aggregator']);
+      expect((await prometheus.query('count(virtgate_node_ready)'))[0]?.value ?? 0).toBeGreaterThan(0);
+      const rules = await waitFor('the rules to be evaluated', async () => {
+        const loaded = await prometheus.rules();
+        return loaded.length > 0 && loaded.every((r) => r.lastEvaluation && !r.lastEvaluation.startsWith('0001')) ? loaded : undefined;
+      }, 30_000, 500);
+      expect(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`)).toEqual([]);
+      expect(rules.some((r) => r.type === 'alerting')).toBe(true);
+    } finally {
+      await prometheus.stop();
+    }
+  });
+
+  it('helm upgrade with a changed value rolls the agent, and the node keeps its labels throughout', async () => {
+    const before = await nodeView(core, node.nodeName);
+    const [oldPod] = (await podsOf('agent')).filter(isReady);
+    const flaps: string[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const view = await nodeView(core, node.nodeName);
+        for (const key of ['ready', 'tier']) {
+          if (view.labels[`${PREFIX}/${key}`] !== before.labels[`${PREFIX}/${key}`]) flaps.push(`${key}=${view.labels[`${PREFIX}/${key}`]}`);
+        }
+        if (view.conditions.VirtualizationReady !== before.conditions.VirtualizationReady) flaps.push(`condition=${view.conditions.VirtualizationReady}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    try {
+      await helmOk(node.controlPlane.binDir, ['upgrade', RELEASE, CHART_DIR, '--namespace', NS, ...IMAGE_VALUES, '--set', 'agent.logLevel=debug'], node.controlPlane.adminKubeconfig);
+      const newPod = await waitFor('the rolled agent pod to be Ready', async () =>
+        (await podsOf('agent')).find((p) => isReady(p) && p.metadata?.name !== oldPod?.metadata?.name && !p.metadata?.deletionTimestamp), 240_000, 500);
+      expect(newPod.spec?.containers[0]?.args).toContain('--log-level=debug');
+      const daemonSet = await apps.readNamespacedDaemonSet({ namespace: NS, name: `${RELEASE}-agent` });
+      expect(daemonSet.status?.updatedNumberScheduled).toBe(1);
+      // The new agent's first probe cycle and publish, seen through the labels staying put.
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    } finally {
+      watching = false;
+      await watcher;
+    }
+    expect(flaps).toEqual([]);
+  });
+
+  it('no packet from a pod left through another interface, or was even addressed outside the node', async () => {
+    const counters = await egressCounters();
+    expect(counters.egressDropped).toBe(0);
+    expect(counters.outsideAttempts).toBe(0);
+    // The attempt counter sits in the pods' path: it saw their traffic to the API server.
+    expect(counters.podPacketsSeen).toBeGreaterThan(0);
+  });
+
+  it('helm uninstall runs the real post-delete prune Job to completion; nothing under virtgate.io/ is left', async () => {
+    const mark = await audit.mark();
+    const outcome = await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(`release "${RELEASE}" uninstalled`);
+    // The Job's pod ran here, under the kubelet: its writes carry a token bound to a prune pod on this node.
+    const pruneWrites = (await audit.writesBy(PRUNE_SA, mark)).filter((e) => (e.responseStatus?.code ?? 0) < 300);
+    expect(pruneWrites.some((e) => e.objectRef?.resource === 'nodes')).toBe(true);
+    for (const write of pruneWrites) {
+      expect(write.user.extra?.['authentication.kubernetes.io/node-name']).toEqual([node.nodeName]);
+      expect(write.user.extra?.['authentication.kubernetes.io/pod-name']?.[0]).toMatch(new RegExp(`^${RELEASE}-prune-`));
+    }
+    // hook-succeeded: helm deleted the Job once it completed.
+    const jobs = await admin.makeApiClient(BatchV1Api).listNamespacedJob({ namespace: NS });
+    expect(jobs.items.map((j) => j.metadata?.name)).toEqual([]);
+    const view = await nodeView(core, node.nodeName);
+    expect(keysUnder(PREFIX, view)).toEqual([]);
+    expect(view.conditions.VirtualizationReady).toBeUndefined();
+    const reports = (await custom.listClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations' })) as { items: unknown[] };
+    expect(reports.items).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { ManagedProcess } from '../controlplane/process.ts';
+import { freePort } from '../controlplane/ports.ts';
+import { NODE_LAYOUT } from './layout.ts';
+
+export interface KubeletFiles {
+  kubeconfig: string;
+  caFile: string;
+  servingCert: string;
+  servingKey: string;
+}
+
+export interface Kubelet {
+  process: ManagedProcess;
+  port: number;
+}
+
+/**
+ * The kubelet of the real node, registering as `system:node:<name>` with a client certificate
+ * from the test PKI (so the Node authorizer and NodeRestriction apply to it), on a cgroup v1
+ * host without systemd.
+ */
+export async function startKubelet(binDir: string, containerdSocket: string, files: KubeletFiles): Promise<Kubelet> {
+  const dir = path.join(NODE_LAYOUT.root, 'kubelet');
+  await mkdir(dir, { recursive: true });
+  const [port, healthzPort] = await Promise.all([freePort(), freePort()]);
+  const config = {
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    // This machine mounts cgroup v1 controllers (hybrid); the kubelet refuses v1 unless told.
+    failCgroupV1: false,
+    // No systemd as PID 1: cgroups are managed through the filesystem.
+    cgroupDriver: 'cgroupfs',
+    containerRuntimeEndpoint: `unix://${containerdSocket}`,
+    address: NODE_LAYOUT.gateway,
+    port,
+    readOnlyPort: 0,
+    healthzBindAddress: '127.0.0.1',
+    healthzPort,
+    tlsCertFile: files.servingCert,
+    tlsPrivateKeyFile: files.servingKey,
+    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: files.caFile } },
+    authorization: { mode: 'Webhook' },
+    // A Service address nothing answers: a pod's DNS query is blackholed instead of leaving.
+    clusterDNS: [NODE_LAYOUT.clusterDns],
+    clusterDomain: 'cluster.local',
+    resolvConf: '',
+    rotateCertificates: false,
+    serverTLSBootstrap: false,
+    maxPods: 30,
+    // The images are imported, never pulled: garbage collection must not remove them, and a
+    // busy shared disk must not evict the suite's pods.
+    imageGCHighThresholdPercent: 100,
+    imageGCLowThresholdPercent: 99,
+    evictionHard: { 'memory.available': '50Mi', 'nodefs.available': '1%', 'imagefs.available': '1%' },
+    failSwapOn: false,
+    volumePluginDir: path.join(dir, 'volume-plugins'),
+    staticPodPath: '',
+    logging: { format: 'text' },
+  };
+  const configFile = path.join(NODE_LAYOUT.root, 'kubelet.yaml');
+  await writeFile(configFile, stringify(config));
+  const process = new ManagedProcess('kubelet', NODE_LAYOUT.root, path.join(binDir, 'kubelet'), () => [
+    `--config=${configFile}`,
+    `--kubeconfig=${files.kubeconfig}`,
+    `--root-dir=${dir}`,
+    `--cert-dir=${path.join(dir, 'pki')}`,
+    `--hostname-override=${NODE_LAYOUT.nodeName}`,
+    `--node-ip=${NODE_LAYOUT.gateway}`,
+    '--v=1',
+  ]);
+  await process.start();
+  return { process, port };
+}

@@ -1,0 +1,42 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Where the real node lives on this machine: fixed names, so that a run can find and remove
+ * whatever an earlier, killed run left behind before it starts (cleanup.sh).
+ */
+export const NODE_LAYOUT = {
+  /** Every file of the node: containerd's root and state, the kubelet's root, configs, logs. */
+  root: path.join(os.tmpdir(), 'virtgate-node'),
+  /** The kernel's values the kubelet changes (vm.overcommit_memory, kernel.panic, ...), restored at the end. */
+  sysctlBackup: path.join(os.tmpdir(), 'virtgate-node.sysctl'),
+  nodeName: 'virtgate-node',
+  bridge: 'vgnode0',
+  /** The bridge's address: the node's InternalIP, the API server's and the kubelet's address. */
+  gateway: '10.250.0.1',
+  /** Pod addresses (host-local IPAM) on the bridge. */
+  podSubnet: '10.250.0.0/24',
+  /** Blackholed as a whole: only the bridge's /24 is more specific. */
+  podRange: '10.250.0.0/16',
+  serviceRange: '10.96.0.0/16',
+  clusterDns: '10.96.0.10',
+  /** Policy-routing table for the host's own packets to Service addresses (see host-network.sh). */
+  hostServiceTable: '250',
+  /** Namespaces the suite creates start with this, so their pod logs can be found and removed. */
+  namespacePrefix: 'vgnode-',
+} as const;
+
+/** The layout as environment variables for host-network.sh and cleanup.sh. */
+export function layoutEnv(): Record<string, string> {
+  return {
+    VGNODE_ROOT: NODE_LAYOUT.root,
+    VGNODE_SYSCTL_BACKUP: NODE_LAYOUT.sysctlBackup,
+    VGNODE_BRIDGE: NODE_LAYOUT.bridge,
+    VGNODE_GATEWAY: NODE_LAYOUT.gateway,
+    VGNODE_POD_SUBNET: NODE_LAYOUT.podSubnet,
+    VGNODE_POD_RANGE: NODE_LAYOUT.podRange,
+    VGNODE_SERVICE_RANGE: NODE_LAYOUT.serviceRange,
+    VGNODE_HOST_SERVICE_TABLE: NODE_LAYOUT.hostServiceTable,
+    VGNODE_NAMESPACE_PREFIX: NODE_LAYOUT.namespacePrefix,
+  };
+}
