@@ -56,9 +56,17 @@ export class ConcurrentWriter {
   /** Appended taint keys carry it, so a later writer on the same Node never appends a key that is already there. */
   private readonly generation = (Date.now() % 1_000_000).toString(36);
 
-  constructor(admin: KubeConfig, node: string) {
+  private readonly kinds: number;
+
+  /**
+   * `churnOnly`: only the label and taint writes that always change the Node (its resourceVersion
+   * moves on every one), for a test that wants as many conflicts as it can get; otherwise
+   * annotations and removals too.
+   */
+  constructor(admin: KubeConfig, node: string, options: { churnOnly?: boolean } = {}) {
     this.core = admin.makeApiClient(CoreV1Api);
     this.node = node;
+    this.kinds = options.churnOnly ? 4 : 6;
   }
 
   start(): void {
@@ -73,7 +81,7 @@ export class ConcurrentWriter {
 
   private async run(): Promise<void> {
     for (let step = 0; !this.stopped; step += 1) {
-      const kind = step % 6;
+      const kind = step % this.kinds;
       try {
         if (kind === 0) await this.labelWithoutVersion(step);
         else if (kind === 1) await this.labelWithVersion(step);

@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('409 conflicts from a concurrent writer', () => {
   it('keeps every label and taint of the writer, and applies and lifts its own taint right', async () => {
     const fault = new Fault('conflict-409', 'writer hammering labels and taints while the agent taints');
-    const writer = new ConcurrentWriter(admin, NAME);
+    const writer = new ConcurrentWriter(admin, NAME, { churnOnly: true });
     try {
       const pids = pidsOf([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }]);
       const mark = await cp.audit.mark();
