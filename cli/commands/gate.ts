@@ -9,9 +9,9 @@ import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
-import { type GateSettings, gateSettings } from '../settings/gate.ts';
+import { gateSettings } from '../settings/gate.ts';
 import { paint } from '../render/colour.ts';
-import { asUsageError, ClusterUnreachableError, toUsageError, UsageError } from '../usage-error.ts';
+import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
 
 export function gateCommand(): Command {
   return addSettings(new Command('gate'), gateSettings)
@@ -27,12 +27,7 @@ export function gateCommand(): Command {
 }
 
 async function runGate(flags: Record<string, unknown>): Promise<number> {
-  let settings: GateSettings;
-  try {
-    settings = configOf(gateSettings, flags);
-  } catch (error) {
-    throw toUsageError(error);
-  }
+  const settings = configOf(gateSettings, flags);
   const data = await loadVersionData(settings.versionsFile).catch((error: unknown) => {
     throw error instanceof VersionDataError ? new UsageError(error.message) : error;
   });
