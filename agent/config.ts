@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import { settingError } from '../core/config-error.ts';
 import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_PATTERN } from '../core/dns-name.ts';
-import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
 import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
 import { TAINT_POLICIES } from '../core/report/schema.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../core/checks/vhv.ts';
+import {
+  bindAddressSetting,
+  inClusterKubeconfigSetting,
+  logLevelSetting,
+  portSetting,
+  prefixSetting,
+  requestTimeoutSetting,
+} from '../core/settings/common.ts';
+import { deviceNumbers, durationSeconds, majorMinor, positiveNumber, share } from '../core/settings/parsers.ts';
+import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
 
 const labelKey = new RegExp(`^(${DNS_SUBDOMAIN_PATTERN}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`);
 // Equality- and set-based label selector syntax, checked early so a typo stops the agent at
@@ -16,89 +24,126 @@ const labelSelector = new RegExp(`^${TERM}(?:,${TERM})*$`);
 
 export const taintPolicySchema = z.enum(TAINT_POLICIES);
 
-export const agentConfigSchema = z
-  .object({
-    nodeName: z.string().regex(DNS_SUBDOMAIN, 'must be the Node name (a DNS subdomain); set NODE_NAME from the downward API').max(253),
-    hostRoot: z.string().min(1),
-    kubeconfig: z.string().optional(),
-    prefix: z.string().refine(isValidPrefix, 'must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io'),
-    intervalSeconds: z.number().min(10, 'must be at least 10 s').max(86_400),
-    jitter: z.number().min(0).max(0.5),
-    heartbeatSeconds: z.number().min(60, 'must be at least 60 s').max(86_400),
-    port: z.number().int().min(0).max(65_535),
-    bindAddress: z.string().min(1),
-    requestTimeoutSeconds: z.number().min(1).max(300),
-    publishFailureThresholdSeconds: z.number().min(1),
-    policy: z.object({ allowEmulation: z.boolean(), minKernel: z.string().regex(/^\d+\.\d+$/) }),
-    vhv: z.object({ enabled: z.boolean(), command: z.string().min(1), timeoutSeconds: z.number().positive().max(600) }),
-    deviceNumbers: z.custom<typeof DEVICE_SPECS>(),
-    taint: z.object({
-      policy: taintPolicySchema,
-      poolSelector: z.string().refine((s) => s === '' || labelSelector.test(s), 'is not a label selector'),
-      effect: z.enum(['NoSchedule', 'NoExecute']),
-      allowNoExecute: z.boolean(),
-      maxShare: z.number().gt(0).max(1),
-      bootstrapKey: z.string().regex(labelKey, 'is not a taint key').optional(),
-    }),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']),
-  })
-  .superRefine((config, ctx) => {
-    if (config.taint.effect === 'NoExecute' && !config.taint.allowNoExecute) {
-      ctx.addIssue({ code: 'custom', path: ['taint', 'effect'], message: 'NoExecute evicts running pods; also pass --allow-no-execute to mean it' });
-    }
-    if (config.taint.policy === 'bootstrap' && !config.taint.bootstrapKey) {
-      ctx.addIssue({ code: 'custom', path: ['taint', 'bootstrapKey'], message: 'the bootstrap policy needs --bootstrap-taint-key' });
-    }
-    if (config.heartbeatSeconds < config.intervalSeconds) {
-      ctx.addIssue({ code: 'custom', path: ['heartbeatSeconds'], message: 'must not be shorter than the probe interval' });
-    }
-  });
+const NODE_NAME_MESSAGE = 'must be the Node name (a DNS subdomain); set NODE_NAME from the downward API';
 
-export type AgentConfig = z.infer<typeof agentConfigSchema>;
+/**
+ * `virtgate agent` settings, one entry each; the table's shape is AgentConfig's. The Helm chart
+ * passes these flags (charts/virtgate/templates/agent): keep their names.
+ */
+export const AGENT_SETTINGS = {
+  nodeName: setting({
+    flag: '--node-name <name>',
+    help: 'this Node (from the downward API)',
+    schema: z.string({ error: NODE_NAME_MESSAGE }).regex(DNS_SUBDOMAIN, NODE_NAME_MESSAGE).max(253),
+    env: 'NODE_NAME',
+  }),
+  hostRoot: setting({ flag: '--host-root <dir>', help: 'where the host is mounted', schema: z.string().min(1), default: '/', env: 'VIRTGATE_HOST_ROOT' }),
+  kubeconfig: inClusterKubeconfigSetting,
+  prefix: prefixSetting('prefix of every label, annotation and taint key'),
+  intervalSeconds: setting({
+    flag: '--interval <duration>',
+    help: 'probe interval (jittered)',
+    schema: z.number().min(10, 'must be at least 10 s').max(86_400),
+    parse: durationSeconds,
+    default: 300,
+    defaultText: '5m',
+  }),
+  jitter: setting({ flag: '--jitter <share>', help: 'spread of the interval, 0-0.5', schema: z.number().min(0).max(0.5), parse: Number, default: 0.1 }),
+  heartbeatSeconds: setting({
+    flag: '--heartbeat <duration>',
+    help: 'refresh the report and condition at most this often',
+    schema: z.number().min(60, 'must be at least 60 s').max(86_400),
+    parse: durationSeconds,
+    default: 600,
+    defaultText: '10m',
+  }),
+  port: portSetting('HTTP port for /metrics, /healthz, /readyz'),
+  bindAddress: bindAddressSetting,
+  // Shorter than the cluster-wide programs' 30 s: the agent only reads and writes its own Node.
+  requestTimeoutSeconds: requestTimeoutSetting(15, '15s'),
+  publishFailureThresholdSeconds: setting({
+    flag: '--publish-failure-threshold <duration>',
+    help: '/readyz fails once publishing has failed this long',
+    schema: z.number().min(1),
+    parse: durationSeconds,
+    default: 120,
+    defaultText: '2m',
+  }),
+  policy: {
+    allowEmulation: setting({ flag: '--allow-emulation', help: 'count the emulation tier as ready', schema: z.boolean(), default: DEFAULT_POLICY.allowEmulation }),
+    minKernel: setting({
+      flag: '--min-kernel <major.minor>',
+      help: 'kernels below this fail',
+      schema: z.string().regex(/^\d+\.\d+$/),
+      parse: majorMinor,
+      default: DEFAULT_POLICY.minKernel,
+    }),
+  },
+  vhv: {
+    enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true }),
+    command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command }),
+    timeoutSeconds: setting({
+      flag: '--vhv-timeout <seconds>',
+      help: 'kill virt-host-validate after this long',
+      schema: z.number().positive().max(600),
+      parse: positiveNumber,
+      default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
+    }),
+  },
+  deviceNumbers: setting({
+    flag: '--device-numbers <name=major:minor,...>',
+    help: 'testing only',
+    schema: z.custom<typeof DEVICE_SPECS>(),
+    parse: deviceNumbers,
+    default: DEVICE_SPECS,
+    defaultText: "the kernel's",
+    hidden: true,
+  }),
+  taint: {
+    policy: setting({ flag: '--taint-policy <policy>', help: 'off | not-ready | bootstrap', schema: taintPolicySchema, default: 'off' }),
+    poolSelector: setting({
+      flag: '--taint-pool-selector <selector>',
+      help: 'label selector of the nodes the not-ready policy may taint (empty: all)',
+      schema: z.string().refine((s) => s === '' || labelSelector.test(s), 'is not a label selector'),
+      default: '',
+    }),
+    effect: setting({ flag: '--taint-effect <effect>', help: 'NoSchedule | NoExecute', schema: z.enum(['NoSchedule', 'NoExecute']), default: 'NoSchedule' }),
+    allowNoExecute: setting({ flag: '--allow-no-execute', help: 'permit --taint-effect NoExecute (evicts running pods)', schema: z.boolean(), default: false }),
+    maxShare: setting({
+      flag: '--taint-max-share <share>',
+      help: 'never taint more than this share of the pool',
+      schema: z.number().gt(0).max(1),
+      parse: share,
+      default: 0.5,
+    }),
+    bootstrapKey: setting({
+      flag: '--bootstrap-taint-key <key>',
+      help: 'bootstrap policy: remove this registration taint once the node is ready',
+      // The chart passes an empty key when none is set.
+      schema: z.preprocess((key) => (key === '' ? undefined : key), z.string().regex(labelKey, 'is not a taint key').optional()),
+    }),
+  },
+  logLevel: logLevelSetting,
+};
+
+export const agentSettings = defineSettings(AGENT_SETTINGS, (config, ctx) => {
+  if (config.taint.effect === 'NoExecute' && !config.taint.allowNoExecute) {
+    ctx.addIssue({ code: 'custom', path: ['taint', 'effect'], message: 'NoExecute evicts running pods; also pass --allow-no-execute to mean it' });
+  }
+  if (config.taint.policy === 'bootstrap' && !config.taint.bootstrapKey) {
+    ctx.addIssue({ code: 'custom', path: ['taint', 'bootstrapKey'], message: 'the bootstrap policy needs --bootstrap-taint-key' });
+  }
+  if (config.heartbeatSeconds < config.intervalSeconds) {
+    ctx.addIssue({ code: 'custom', path: ['heartbeatSeconds'], message: 'must not be shorter than the probe interval' });
+  }
+});
+
+export type AgentConfig = ConfigOf<typeof AGENT_SETTINGS>;
 export type TaintConfig = AgentConfig['taint'];
 
-export const AGENT_DEFAULTS = {
-  hostRoot: '/',
-  prefix: DEFAULT_PREFIX,
-  intervalSeconds: 300,
-  jitter: 0.1,
-  heartbeatSeconds: 600,
-  port: 8080,
-  bindAddress: '0.0.0.0',
-  requestTimeoutSeconds: 15,
-  publishFailureThresholdSeconds: 120,
-  policy: DEFAULT_POLICY,
-  vhv: { enabled: true, ...DEFAULT_VHV_OPTIONS },
-  taint: { policy: 'off', poolSelector: '', effect: 'NoSchedule', allowNoExecute: false, maxShare: 0.5 },
-  logLevel: 'info',
-} as const;
-
-/** The flag (and environment variable) a user sets for each setting, for error messages. */
-const SETTING_NAMES: Record<string, string> = {
-  nodeName: '--node-name / NODE_NAME',
-  hostRoot: '--host-root',
-  prefix: '--prefix',
-  intervalSeconds: '--interval',
-  jitter: '--jitter',
-  heartbeatSeconds: '--heartbeat',
-  port: '--port',
-  bindAddress: '--bind-address',
-  requestTimeoutSeconds: '--request-timeout',
-  publishFailureThresholdSeconds: '--publish-failure-threshold',
-  'policy.minKernel': '--min-kernel',
-  'vhv.command': '--vhv-command',
-  'vhv.timeoutSeconds': '--vhv-timeout',
-  'taint.policy': '--taint-policy',
-  'taint.poolSelector': '--taint-pool-selector',
-  'taint.effect': '--taint-effect',
-  'taint.maxShare': '--taint-max-share',
-  'taint.bootstrapKey': '--bootstrap-taint-key',
-  logLevel: '--log-level',
-};
+export const AGENT_DEFAULTS = agentSettings.defaults;
 
 /** Validates a configuration; the error names the first bad setting, as the user spells it, in one line. */
 export function parseAgentConfig(input: unknown): AgentConfig {
-  const result = agentConfigSchema.safeParse(input);
-  if (result.success) return result.data;
-  throw settingError(result.error, SETTING_NAMES);
+  return agentSettings.parse(input);
 }

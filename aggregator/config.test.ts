@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGGREGATOR_DEFAULTS, gateConfigOf, parseAggregatorConfig, parseGateSettings } from './config.ts';
+import { AGGREGATOR_DEFAULTS, gateConfigOf, parseAggregatorConfig } from './config.ts';
 import { DEFAULT_GATE_CONFIG } from './model/config.ts';
 
 const valid = { ...AGGREGATOR_DEFAULTS };
@@ -32,9 +32,4 @@ describe('aggregator configuration', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
-  it('validates the gate command its own way: no server settings needed', () => {
-    const { port: _port, bindAddress: _bind, logLevel: _level, ...gateOnly } = valid;
-    expect(parseGateSettings(gateOnly)).toMatchObject({ minReady: 2, staleAfterSeconds: 1800 });
-    expect(() => parseGateSettings({ ...gateOnly, minReady: -3 })).toThrow(/^--min-ready:/);
-  });
 });

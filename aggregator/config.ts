@@ -1,89 +1,84 @@
 import { z } from 'zod';
-import { settingError } from '../core/config-error.ts';
-import { DEFAULT_PREFIX, isValidPrefix } from '../core/kube/names.ts';
+import {
+  bindAddressSetting,
+  CLUSTER_REQUEST_TIMEOUT,
+  inClusterKubeconfigSetting,
+  logLevelSetting,
+  portSetting,
+  prefixSetting,
+} from '../core/settings/common.ts';
+import { durationSeconds, positiveNumber } from '../core/settings/parsers.ts';
+import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
 import { DEFAULT_GATE_CONFIG, type GateConfig } from './model/config.ts';
 import { DEFAULT_VERSIONS_FILE } from './versions/load.ts';
 
 /**
- * `virtgate aggregator` settings. The Helm chart passes the flags named in SETTING_NAMES; a bad
- * value stops the process at start with one line naming the flag (exit 2).
+ * `virtgate aggregator` settings, one entry each; the table's shape is AggregatorConfig's. The
+ * Helm chart passes these flags (charts/virtgate/templates/aggregator): keep their names. A bad
+ * value stops the process at start with one line naming the flag (exit 2). `virtgate gate`
+ * picks the gate's entries from here.
  */
-export const aggregatorConfigSchema = z.object({
-  kubeconfig: z.string().optional(),
-  port: z.number().int().min(0).max(65_535),
-  bindAddress: z.string().min(1),
-  prefix: z.string().refine(isValidPrefix, 'must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io'),
-  versionsFile: z.string().min(1),
-  staleAfterSeconds: z.number().min(60, 'must be at least 60 s (agents refresh their heartbeat every few minutes)').max(30 * 86_400),
-  minReady: z.number().int('must be a whole number').min(1).max(100_000),
-  eolWarnDays: z.number().int().min(0).max(3650),
-  dataMaxAgeDays: z.number().int().min(1).max(3650),
-  requestTimeoutSeconds: z.number().min(1).max(300),
-  calendarDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD')
-    .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a calendar day')
-    .optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']),
-});
-
-export type AggregatorConfig = z.infer<typeof aggregatorConfigSchema>;
-
-export const AGGREGATOR_DEFAULTS = {
-  port: 8080,
-  bindAddress: '0.0.0.0',
-  prefix: DEFAULT_PREFIX,
-  versionsFile: DEFAULT_VERSIONS_FILE,
-  staleAfterSeconds: DEFAULT_GATE_CONFIG.staleAfterSeconds,
-  minReady: DEFAULT_GATE_CONFIG.minReady,
-  eolWarnDays: DEFAULT_GATE_CONFIG.eolWarnDays,
-  dataMaxAgeDays: DEFAULT_GATE_CONFIG.dataMaxAgeDays,
-  requestTimeoutSeconds: 30,
-  logLevel: 'info',
-} as const satisfies Omit<AggregatorConfig, 'kubeconfig'>;
-
-const SETTING_NAMES: Record<string, string> = {
-  port: '--port',
-  bindAddress: '--bind-address',
-  prefix: '--prefix',
-  versionsFile: '--versions',
-  staleAfterSeconds: '--stale-after',
-  minReady: '--min-ready',
-  eolWarnDays: '--eol-warn-days',
-  dataMaxAgeDays: '--data-max-age-days',
-  requestTimeoutSeconds: '--request-timeout',
-  calendarDate: '--calendar-date',
-  logLevel: '--log-level',
+export const AGGREGATOR_SETTINGS = {
+  kubeconfig: inClusterKubeconfigSetting,
+  port: portSetting('HTTP port for the API, the page, /metrics, /healthz, /readyz'),
+  bindAddress: bindAddressSetting,
+  prefix: prefixSetting('the label prefix the agents use'),
+  versionsFile: setting({
+    flag: '--versions <file>',
+    help: 'version data file (support matrix, CDI pairing, EOL dates)',
+    schema: z.string().min(1),
+    default: DEFAULT_VERSIONS_FILE,
+  }),
+  staleAfterSeconds: setting({
+    flag: '--stale-after <duration>',
+    help: 'a report whose heartbeat is older makes its node unknown',
+    schema: z.number().min(60, 'must be at least 60 s (agents refresh their heartbeat every few minutes)').max(30 * 86_400),
+    parse: durationSeconds,
+    default: DEFAULT_GATE_CONFIG.staleAfterSeconds,
+    defaultText: '30m',
+  }),
+  minReady: setting({
+    flag: '--min-ready <count>',
+    help: 'nodes.min-ready fails below this many ready nodes',
+    schema: z.number().int('must be a whole number').min(1).max(100_000),
+    parse: positiveNumber,
+    default: DEFAULT_GATE_CONFIG.minReady,
+  }),
+  eolWarnDays: setting({
+    flag: '--eol-warn-days <days>',
+    help: 'tuple.kubernetes-eol warns this many days before end of life',
+    schema: z.number().int().min(0).max(3650),
+    parse: Number,
+    default: DEFAULT_GATE_CONFIG.eolWarnDays,
+  }),
+  dataMaxAgeDays: setting({
+    flag: '--data-max-age-days <days>',
+    help: 'tuple.data-fresh warns when the version data is older',
+    schema: z.number().int().min(1).max(3650),
+    parse: Number,
+    default: DEFAULT_GATE_CONFIG.dataMaxAgeDays,
+  }),
+  requestTimeoutSeconds: CLUSTER_REQUEST_TIMEOUT,
+  calendarDate: setting({
+    flag: '--calendar-date <YYYY-MM-DD>',
+    help: 'judge the version calendar (support windows, end of life, data age) as of this UTC day instead of today; report ages still use the clock',
+    schema: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD')
+      .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a calendar day')
+      .optional(),
+  }),
+  logLevel: logLevelSetting,
 };
 
-/** `virtgate gate` takes the gate's settings and none of the server's. */
-export const gateSettingsSchema = aggregatorConfigSchema.pick({
-  kubeconfig: true,
-  prefix: true,
-  versionsFile: true,
-  staleAfterSeconds: true,
-  minReady: true,
-  eolWarnDays: true,
-  dataMaxAgeDays: true,
-  requestTimeoutSeconds: true,
-  calendarDate: true,
-});
+export const aggregatorSettings = defineSettings(AGGREGATOR_SETTINGS);
 
-export type GateSettings = z.infer<typeof gateSettingsSchema>;
+export type AggregatorConfig = ConfigOf<typeof AGGREGATOR_SETTINGS>;
 
-/** Validates settings; the error names the first bad one as the user spells it, in one line. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw settingError(result.error, SETTING_NAMES);
-}
+export const AGGREGATOR_DEFAULTS = aggregatorSettings.defaults;
 
 export function parseAggregatorConfig(input: unknown): AggregatorConfig {
-  return validate(aggregatorConfigSchema, input);
-}
-
-export function parseGateSettings(input: unknown): GateSettings {
-  return validate(gateSettingsSchema, input);
+  return aggregatorSettings.parse(input);
 }
 
 /** The gate's knobs out of the process settings. */

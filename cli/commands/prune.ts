@@ -1,46 +1,34 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { PruneApi } from '../../prune/prune-api.ts';
 import { prune, type NodeOutcome, type PruneResult } from '../../prune/prune.ts';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
-import { DEFAULT_PREFIX, isValidPrefix, nodeKeys } from '../../core/kube/names.ts';
-import { durationSeconds } from '../parse-options.ts';
-import { asUsageError, EXIT, UsageError } from '../usage-error.ts';
-
-interface PruneFlags {
-  prefix: string;
-  kubeconfig?: string;
-  context?: string;
-  dryRun: boolean;
-  requestTimeout: number;
-}
+import { nodeKeys } from '../../core/kube/names.ts';
+import { addSettings, configOf } from '../settings/flags.ts';
+import { pruneSettings } from '../settings/prune.ts';
+import { asUsageError, EXIT } from '../usage-error.ts';
 
 export function pruneCommand(): Command {
-  return new Command('prune')
+  return addSettings(new Command('prune'), pruneSettings)
     .description('remove everything virtgate put on nodes: its labels, taints, annotation and condition, and every NodeValidation')
-    .addOption(new Option('--prefix <domain>', 'prefix of the label, annotation and taint keys').default(DEFAULT_PREFIX).env('VIRTGATE_PREFIX'))
-    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, then ~/.kube/config, then the in-cluster ServiceAccount, as kubectl)')
-    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
-    .option('--dry-run', 'say what would be removed; the server checks each write and discards it', false)
-    .addOption(new Option('--request-timeout <duration>', 'timeout of one API request').default(15, '15s').argParser(durationSeconds))
     .addHelpText(
       'after',
       '\nOnly keys the ownership annotation (<prefix>/owned) records as virtgate\'s are removed; a foreign\n' +
         'label or taint is never touched. Safe to run again.\n' +
         'Exit codes: 0 done (or nothing to do), 1 something could not be removed, 2 bad input, 4 the cluster could not be reached or read (retry).',
     )
-    .action(async (flags: PruneFlags) => {
+    .action(async (flags: Record<string, unknown>) => {
       process.exitCode = await runPrune(flags);
     });
 }
 
-async function runPrune(flags: PruneFlags): Promise<number> {
-  if (!isValidPrefix(flags.prefix)) throw new UsageError(`--prefix: ${flags.prefix} must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io`);
-  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: flags.kubeconfig, context: flags.context }), 'cannot load the kubeconfig');
-  const api = new PruneApi(kc, flags.requestTimeout * 1000, flags.dryRun);
+async function runPrune(flags: Record<string, unknown>): Promise<number> {
+  const settings = configOf(pruneSettings, flags);
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: settings.kubeconfig, context: settings.context }), 'cannot load the kubeconfig');
+  const api = new PruneApi(kc, settings.requestTimeoutSeconds * 1000, settings.dryRun);
   let result: PruneResult;
   try {
-    result = await prune(api, nodeKeys(flags.prefix), { dryRun: flags.dryRun });
+    result = await prune(api, nodeKeys(settings.prefix), { dryRun: settings.dryRun });
   } catch (error) {
     const failure = apiFailure(error);
     process.stderr.write(`virtgate prune: cannot list nodes: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}\n`);
