@@ -26,6 +26,7 @@ const facts = {
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
   hugepages: { state: 'unknown', reason: 'x' },
+  platform: { dmi: null, hypervisorType: null, deviceTree: null },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

@@ -41,6 +41,7 @@ function metal(overrides: Partial<HostFacts> = {}): HostFacts {
     cgroup: { state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'pids'] } },
     iommu: { state: 'ok', value: { groups: 40, units: 2 } },
     hugepages: { state: 'ok', value: { meminfo: { sizeKiB: 2048, total: 0, free: 0 }, pools: [{ sizeKiB: 2048, total: 0, free: 0 }] } },
+    platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null },
     ...overrides,
   };
 }
