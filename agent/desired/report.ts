@@ -25,6 +25,7 @@ export function reportContent(
     facts,
     agentVersion,
     taint,
+    ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
   };
 }
 

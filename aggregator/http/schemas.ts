@@ -45,6 +45,7 @@ export const nodeReadinessSchema = z.strictObject({
   heartbeatAgeSeconds: z.number().nullable(),
   agentVersion: z.string().nullable(),
   failingChecks: z.array(z.strictObject({ id: z.string(), status: z.enum(CHECK_STATUSES), message: z.string() })),
+  migrationTargets: z.number().int().nullable(),
 });
 
 const stateCounts = z.strictObject({ ready: z.number().int(), emulation: z.number().int(), 'not-ready': z.number().int(), unknown: z.number().int() });

@@ -50,6 +50,8 @@ export interface NodeReport {
   checks: ReportCheck[];
   /** From status.facts.cpu, when the probe could tell. */
   cpuVendor: CpuVendor | null;
+  /** status.cpuFeatures (sorted guest-relevant CPU features); null when absent or malformed. */
+  cpuFeatures: string[] | null;
 }
 
 export type ReportParse =
@@ -132,6 +134,7 @@ function narrowReport(raw: unknown): ReportParse {
       // Messages are clipped here so that nothing downstream carries a megabyte of text.
       checks: listOf(fields.checks, checkReading, MAX_REPORT_CHECKS).map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
       cpuVendor: isRecord(fields.facts) ? (vendorSchema.safeParse(fields.facts.cpu).data?.value.vendor ?? null) : null,
+      cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
     },
   };
 }

@@ -35,6 +35,8 @@ export interface NodeReadiness {
   agentVersion: string | null;
   /** The report's checks that did not pass (warn, fail, error), messages clipped. */
   failingChecks: Array<{ id: string; status: CheckStatus; message: string }>;
+  /** How many other ready nodes can take this node's VMs by live migration (gate/migration.ts); null when it is not ready. */
+  migrationTargets: number | null;
 }
 
 /** Counts and ratios over all nodes, plus the nodes worst first. */
