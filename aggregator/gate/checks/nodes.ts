@@ -79,7 +79,7 @@ export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Gate
     stranded: firstFew(stranded.map((item) => item.line), 10).map((line) => clip(line, 400)),
     featureSources: countBy(plan.nodes.map((node) => node.source ?? 'none')),
     unverified: firstFew(plan.nodes.filter((node) => node.unverifiedTargets > 0).map((node) => node.name)),
-    vmis: vmis.state === 'listed' ? { state: 'listed', liveMigrateOnStranded: atRisk } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
+    vmis: vmis.state === 'listed' ? { state: 'listed', total: vmis.total, liveMigrateOnStranded: atRisk } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
   };
   if (plan.nodes.length === 0) return { id, status: 'unknown', message: 'no ready nodes to pair', evidence };
   if (stranded.length === 0) {
