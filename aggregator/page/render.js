@@ -143,6 +143,17 @@ export function renderChecks(doc, checks) {
 }
 
 /**
+ * How many nodes can take this node's VMs; 0 is stranded (warned), absent for nodes that are not ready.
+ * @param {Document} doc
+ * @param {unknown} targets
+ */
+function migrationCell(doc, targets) {
+  if (typeof targets !== 'number') return h(doc, 'td', { className: 'migration', text: '–' });
+  if (targets === 0) return h(doc, 'td', { className: 'migration status-warn', text: '0 (stranded)' });
+  return h(doc, 'td', { className: 'migration', text: String(targets) });
+}
+
+/**
  * Table rows for nodes (worst first, as the API sorts them).
  * @param {Document} doc
  * @param {Array<any>} nodes
@@ -163,6 +174,7 @@ export function renderNodeRows(doc, nodes) {
         h(doc, 'td', { text: node.containerRuntime ?? '–' }),
         h(doc, 'td', { text: formatAge(node.heartbeatAgeSeconds), title: node.heartbeatAt ?? '' }),
         h(doc, 'td', { className: 'problems' }, [h(doc, 'div', { className: 'reason', text: node.reason }), problems.length ? h(doc, 'ul', {}, problems) : null]),
+        migrationCell(doc, node.migrationTargets),
       ]),
     );
   }

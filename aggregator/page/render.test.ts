@@ -93,8 +93,10 @@ describe('page rendering', () => {
         heartbeatAgeSeconds: 60,
         agentVersion: '0.1.0',
         failingChecks: [{ id: 'dev.kvm', status: 'fail', message: SCRIPT }],
+        migrationTargets: null,
       },
-      { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [] },
+      { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [], migrationTargets: 0 },
+      { name: 'node-c', state: 'ready', reason: 'x', failingChecks: [], migrationTargets: 4 },
     ]) as FakeElement;
     const [first, second] = rows.children as FakeElement[];
     expect(first?.attributes['data-node']).toBe('node-a');
@@ -103,6 +105,9 @@ describe('page rendering', () => {
     expect(first?.textContent).toContain(`containerd://${IMG}`);
     expect(allElements(rows).some((element) => element.tag === 'script' || element.tag === 'img')).toBe(false);
     expect(second?.className).toBe('status-other');
+    // The last cell: the live-migration target count, 0 marked as stranded.
+    const lastCell = (row: FakeElement | undefined) => (row?.children as FakeElement[] | undefined)?.at(-1)?.textContent;
+    expect([lastCell(first), lastCell(second), lastCell(rows.children[2] as FakeElement)]).toEqual(['–', '0 (stranded)', '4']);
   });
 
   it('refuses attributes that could carry code or URLs', () => {
