@@ -1,3 +1,4 @@
+import { collectInventory } from '../core/inventory/collect.ts';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -61,6 +62,8 @@ export class Agent {
 
   /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
   async start(): Promise<{ port: number }> {
+    // systeminformation runs synchronous code: once, before the port listens, never per probe.
+    this.ctx.inventory = await collectInventory();
     const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
     this.log.info({ address, interval: this.config.intervalSeconds, heartbeat: this.config.heartbeatSeconds }, 'virtgate agent started');
     this.watch.start();

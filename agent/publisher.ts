@@ -1,3 +1,4 @@
+import type { Inventory } from '../core/inventory/schema.ts';
 import type { V1Node, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
 import pRetry from 'p-retry';
 import type { Logger } from 'pino';
@@ -41,6 +42,8 @@ export interface PublishContext {
   taintConfig: TaintConfig;
   agentVersion: string;
   log: Logger;
+  /** Collected once at start (core/inventory), before serving; absent until then. */
+  inventory?: Inventory;
 }
 
 /** Which objects a publish may refresh although nothing changed (heartbeat). */
@@ -262,7 +265,7 @@ async function applyReport(
   now: Date,
 ): Promise<Date | undefined> {
   const { api, agentVersion } = ctx;
-  const content = reportContent(observation.verdict, effective, observation.facts, agentVersion, taint);
+  const content = reportContent(observation.verdict, effective, observation.facts, agentVersion, taint, ctx.inventory);
   const existing = await api.readNodeValidation();
   const published = existing?.status;
   const stamp = now.toISOString();

@@ -7,6 +7,8 @@ import { assertHostRoot, HostRootError, probeHost } from '../../core/checks/prob
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
 import { DEFAULT_VHV_OPTIONS, readVhvRecording, runVirtHostValidate, type VhvFacts } from '../../core/checks/vhv.ts';
+import { inventoryFor } from '../../core/inventory/collect.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { deviceNumbers, majorMinor, positiveNumber } from '../parse-options.ts';
 import { renderCheckTable } from '../render/check-table.ts';
@@ -30,6 +32,8 @@ export interface CheckReport extends Verdict {
   hostRoot: string;
   policy: { allowEmulation: boolean; minKernel: string };
   facts: HostFacts;
+  /** The running machine's hardware (systeminformation); `collected: false` under another --host-root. Never part of the verdict. */
+  inventory: Inventory;
 }
 
 export function checkCommand(): Command {
@@ -79,7 +83,8 @@ async function runCheck(options: CheckOptions): Promise<number> {
   const [facts, vhv] = await Promise.all([probeHost(options.hostRoot, options.deviceNumbers), virtHostValidate(options)]);
   const verdict = evaluate(facts, vhv, policy);
   if (options.json) {
-    const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: options.hostRoot, policy, facts };
+    const inventory = await inventoryFor(options.hostRoot);
+    const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: options.hostRoot, policy, facts, inventory };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(renderCheckTable(verdict, options.hostRoot));
