@@ -24,3 +24,4 @@ export function h(
 ): unknown;
 export function renderChecks(doc: unknown, checks: Array<{ id: string; status: string; message: string; evidence: unknown }>): unknown;
 export function renderNodeRows(doc: unknown, nodes: unknown[]): unknown;
+export function hardwareLine(doc: unknown, inventory: unknown): unknown;

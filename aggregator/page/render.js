@@ -143,6 +143,20 @@ export function renderChecks(doc, checks) {
 }
 
 /**
+ * One line under the node name: system, CPU, counts and memory from the report's inventory.
+ * @param {Document} doc
+ * @param {any} inventory
+ */
+export function hardwareLine(doc, inventory) {
+  if (!inventory || inventory.collected !== true) return null;
+  const cpu = inventory.cpu ?? {};
+  const system = [inventory.system?.manufacturer, inventory.system?.model].filter(Boolean).join(' ');
+  const counts = typeof cpu.threads === 'number' ? `${cpu.sockets} socket${cpu.sockets === 1 ? '' : 's'}, ${cpu.cores} cores, ${cpu.threads} threads${typeof cpu.baseSpeedGHz === 'number' ? ` @ ${cpu.baseSpeedGHz} GHz` : ''}` : '';
+  const memory = typeof inventory.memoryTotalBytes === 'number' ? `${Math.round(inventory.memoryTotalBytes / 2 ** 30)} GiB` : '';
+  return h(doc, 'div', { className: 'hardware', text: [system, cpu.brand, counts, memory].filter(Boolean).join(' · ') });
+}
+
+/**
  * How many nodes can take this node's VMs; 0 is stranded (warned), absent for nodes that are not ready.
  * @param {Document} doc
  * @param {unknown} targets
@@ -166,7 +180,7 @@ export function renderNodeRows(doc, nodes) {
     );
     rows.appendChild(
       h(doc, 'tr', { className: statusClass(node.state), attrs: { 'data-node': node.name } }, [
-        h(doc, 'td', { className: 'node-name', text: node.name }),
+        h(doc, 'td', { className: 'node-name' }, [node.name, hardwareLine(doc, node.inventory)]),
         h(doc, 'td', {}, [h(doc, 'span', { className: `badge ${statusClass(node.state)}`, text: node.unknownCause ? `${node.state} (${node.unknownCause})` : node.state })]),
         h(doc, 'td', { text: node.tier ?? '–' }),
         h(doc, 'td', { text: node.cpuVendor ?? '–' }),

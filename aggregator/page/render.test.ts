@@ -96,7 +96,19 @@ describe('page rendering', () => {
         migrationTargets: null,
       },
       { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [], migrationTargets: 0 },
-      { name: 'node-c', state: 'ready', reason: 'x', failingChecks: [], migrationTargets: 4 },
+      {
+        name: 'node-c',
+        state: 'ready',
+        reason: 'x',
+        failingChecks: [],
+        migrationTargets: 4,
+        inventory: {
+          collected: true,
+          system: { manufacturer: 'Dell Inc.', model: SCRIPT },
+          cpu: { brand: 'Intel Xeon Platinum 8488C', sockets: 2, cores: 96, threads: 192, baseSpeedGHz: 2.4 },
+          memoryTotalBytes: 512 * 2 ** 30,
+        },
+      },
     ]) as FakeElement;
     const [first, second] = rows.children as FakeElement[];
     expect(first?.attributes['data-node']).toBe('node-a');
@@ -108,6 +120,11 @@ describe('page rendering', () => {
     // The last cell: the live-migration target count, 0 marked as stranded.
     const lastCell = (row: FakeElement | undefined) => (row?.children as FakeElement[] | undefined)?.at(-1)?.textContent;
     expect([lastCell(first), lastCell(second), lastCell(rows.children[2] as FakeElement)]).toEqual(['–', '0 (stranded)', '4']);
+    // The inventory is a text line under the name, markup included as text.
+    const nameCell = ((rows.children[2] as FakeElement).children as FakeElement[])[0];
+    const hardware = (nameCell?.children as FakeElement[] | undefined)?.find((child) => child.className === 'hardware');
+    expect(hardware?.textContent).toBe(`Dell Inc. ${SCRIPT} · Intel Xeon Platinum 8488C · 2 sockets, 96 cores, 192 threads @ 2.4 GHz · 512 GiB`);
+    expect(allElements(rows).some((element) => element.tag === 'script')).toBe(false);
   });
 
   it('refuses attributes that could carry code or URLs', () => {

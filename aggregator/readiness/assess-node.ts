@@ -86,6 +86,7 @@ function readinessOf(
     failingChecks: report === null ? [] : failingChecks(report.checks),
     // Needs every node: the gate fills it in (gate/migration.ts).
     migrationTargets: null,
+    inventory: report?.inventory ?? null,
   };
 }
 
