@@ -43,7 +43,7 @@ export interface NodeMigration {
   targetCount: number;
   /** Targets whose CPU features could not be compared (vendor and kernel match; no common feature source). */
   unverifiedTargets: number;
-  /** The first few targets, by name. */
+  /** A few of the targets (at most 10), sorted. */
   targets: string[];
   /** Why the node has no target (empty when it has one). */
   lacks: string;
@@ -80,15 +80,43 @@ export function labelFeatures(labels: Readonly<Record<string, string>>): Set<str
   return features.size > 0 ? features : null;
 }
 
-function profileOf(item: AssessedNode): Profile {
+interface FeatureSet {
+  set: ReadonlySet<string> | null;
+  /** Equal keys, equal sets: what groups nodes (order as written; an unsorted list only groups less). */
+  key: string;
+}
+
+/**
+ * Nodes and reports are narrowed once, when they arrive, and kept as the same objects until they
+ * change: their feature sets are cached per object, so a recompute does not rebuild 5,000 sets.
+ */
+const fromReports = new WeakMap<readonly string[], FeatureSet>();
+const fromLabels = new WeakMap<Readonly<Record<string, string>>, FeatureSet>();
+
+function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, build: () => ReadonlySet<string> | null): FeatureSet {
+  let entry = cache.get(source);
+  if (!entry) {
+    const set = build();
+    entry = { set, key: set === null ? '-' : [...set].join(',') };
+    cache.set(source, entry);
+  }
+  return entry;
+}
+
+function profileOf(item: AssessedNode): Profile & { key: string } {
   const features = item.report?.cpuFeatures ?? null;
+  const labels = cached(fromLabels, item.node.labels, () => labelFeatures(item.node.labels));
+  const report = features === null ? { set: null, key: '-' } : cached(fromReports, features, () => new Set(features));
+  const vendor = item.readiness.cpuVendor;
+  const usoOffer = offersUso(item.readiness.kernel);
   return {
     name: item.node.name,
-    vendor: item.readiness.cpuVendor,
-    usoOffer: offersUso(item.readiness.kernel),
+    vendor,
+    usoOffer,
     kernel: item.readiness.kernel,
-    labels: labelFeatures(item.node.labels),
-    report: features === null ? null : new Set(features),
+    labels: labels.set,
+    report: report.set,
+    key: [vendor ?? '?', item.readiness.kernel ?? '?', labels.key, report.key].join('|'),
   };
 }
 
@@ -113,11 +141,6 @@ interface Group {
   members: string[];
 }
 
-function signature(profile: Profile): string {
-  const set = (features: ReadonlySet<string> | null) => (features === null ? '-' : [...features].sort().join(','));
-  return [profile.vendor ?? '?', String(profile.usoOffer), set(profile.labels), set(profile.report)].join('|');
-}
-
 /**
  * Targets for every ready node. Nodes that compare identically are grouped first, so the work is
  * quadratic in the number of distinct CPU/kernel kinds, not in the number of nodes.
@@ -127,7 +150,7 @@ export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
   for (const item of nodes) {
     if (!canRunVms(item.readiness.state)) continue;
     const profile = profileOf(item);
-    const key = signature(profile);
+    const key = profile.key;
     const group = groups.get(key);
     if (group) group.members.push(profile.name);
     else groups.set(key, { profile, members: [profile.name] });
@@ -140,21 +163,27 @@ export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
     const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
     const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
     const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
+    // Once per group, not per node: every member has the same targets, less itself.
+    const firstNames = targetGroups.flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1)).sort();
+    const total = targetGroups.reduce((sum, { other }) => sum + other.members.length, 0);
+    const unverifiedTotal = targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0);
+    const ownIsTarget = targetGroups.some(({ other }) => other === group);
+    const ownUnverified = targetGroups.some(({ other, missing }) => other === group && !missing.compared);
     for (const name of group.members) {
-      const others = (other: Group) => other.members.filter((member) => member !== name);
-      const targets = targetGroups.flatMap(({ other }) => others(other)).sort();
-      const unverified = targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + others(other).length, 0);
+      const targetCount = total - (ownIsTarget ? 1 : 0);
+      const listed = firstNames.filter((member) => member !== name).slice(0, MAX_TARGETS_LISTED);
+      const unverified = unverifiedTotal - (ownUnverified ? 1 : 0);
       const migration: NodeMigration = {
         name,
         vendor: source.vendor,
         source: source.labels ? 'kubevirt-labels' : source.report ? 'report' : null,
-        targetCount: targets.length,
+        targetCount,
         unverifiedTargets: unverified,
-        targets: targets.slice(0, MAX_TARGETS_LISTED),
+        targets: listed,
         lacks: '',
         nearest: null,
       };
-      if (targets.length === 0) Object.assign(migration, explainStranded(source, name, vendorKnown, compared));
+      if (targetCount === 0) Object.assign(migration, explainStranded(source, name, vendorKnown, compared));
       result.push(migration);
     }
   }
