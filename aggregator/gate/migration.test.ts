@@ -107,6 +107,15 @@ describe('nodes.migration-pairs: targets by vendor, features and the kernel USO 
     expect(check.evidence).toMatchObject({ unverified: ['b', 'old-agent'] });
   });
 
+  it('counts targets per node in a large group (each node less itself), and lists a few', () => {
+    const specs: Spec[] = Array.from({ length: 300 }, (_, n) => ({ name: `same-${String(n).padStart(3, '0')}` }));
+    const { report, targets } = migration(cluster([...specs, { name: 'plus', features: SUPERSET }]));
+    expect(targets['same-000']).toBe(300);
+    expect(targets['same-299']).toBe(300);
+    expect(targets.plus).toBe(0);
+    expect(report.readiness.nodes.filter((node) => node.migrationTargets === 300)).toHaveLength(300);
+  });
+
   it('not-ready nodes are neither stranded nor targets', () => {
     const { targets } = migration(cluster([{ name: 'a' }, { name: 'b' }, { name: 'down', ready: false }]));
     expect(targets).toEqual({ a: 1, b: 1, down: null });
