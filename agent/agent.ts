@@ -64,6 +64,7 @@ export class Agent {
   async start(): Promise<{ port: number }> {
     // systeminformation runs synchronous code: once, before the port listens, never per probe.
     this.ctx.inventory = await collectInventory();
+    if (!this.ctx.inventory.collected) this.log.warn({ decision: 'inventory' }, this.ctx.inventory.reason ?? 'inventory not collected');
     const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
     this.log.info({ address, interval: this.config.intervalSeconds, heartbeat: this.config.heartbeatSeconds }, 'virtgate agent started');
     this.watch.start();

@@ -28,6 +28,10 @@ describe('collectInventory (the real systeminformation, on this machine)', () =>
     expect(inventory.cpu?.brand.length).toBeGreaterThan(0);
   });
 
+  it('gives up after its timeout and says so, instead of holding the agent\'s start', async () => {
+    expect(await collectInventory(1)).toEqual({ collected: false, reason: 'systeminformation could not read the machine: no answer within 1 ms' });
+  });
+
   it('is not collected under another host root, and says why', async () => {
     expect(await inventoryFor('/srv/host')).toEqual({
       collected: false,

@@ -9,9 +9,15 @@ const clean = (value: unknown): string => (typeof value === 'string' ? value.rep
  * library's calls run synchronous code: call this once, before serving, not on every probe.
  * Never throws: a failure is an inventory that says it was not collected, and why.
  */
-export async function collectInventory(): Promise<Inventory> {
+export async function collectInventory(timeoutMs = 10_000): Promise<Inventory> {
+  let timer: NodeJS.Timeout | undefined;
+  // The library runs helper commands (lscpu, dmidecode); a hung one must not hold the agent's start.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+  });
   try {
-    const [system, cpu, memory] = await Promise.all([si.system(), si.cpu(), si.mem()]);
+    const [system, cpu, memory] = await Promise.race([Promise.all([si.system(), si.cpu(), si.mem()]), timeout]);
     const inventory = inventorySchema.parse({
       collected: true,
       system: { manufacturer: clean(system.manufacturer), model: clean(system.model) },
@@ -27,6 +33,8 @@ export async function collectInventory(): Promise<Inventory> {
     return inventory;
   } catch (error) {
     return notCollected(`systeminformation could not read the machine: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
