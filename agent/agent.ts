@@ -1,3 +1,4 @@
+import { collectInventory } from '../core/inventory/collect.ts';
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -15,7 +16,7 @@ import { AgentMetrics } from './metrics.ts';
 import { NodeApi } from './node-api.ts';
 import { NodeWatch } from './node-watch.ts';
 import type { Observation } from './exporters/exporter.ts';
-import { type Applied, Publisher } from './publisher.ts';
+import { type Applied, Publisher, type PublisherSettings } from './publisher.ts';
 
 /**
  * The DaemonSet process: probe on a jittered interval, publish what changed, refresh the
@@ -28,6 +29,7 @@ export class Agent {
   private readonly metrics: AgentMetrics;
   private readonly api: NodeApi;
   private readonly publisher: Publisher;
+  private readonly publisherSettings: PublisherSettings;
   private readonly watch: NodeWatch;
   private readonly http: FastifyInstance;
   private readonly now: () => Date;
@@ -53,8 +55,8 @@ export class Agent {
     this.now = now;
     this.metrics = new AgentMetrics(config.nodeName);
     this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (kind, ok) => this.metrics.recordWrite(kind, ok));
-    const settings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
-    this.publisher = new Publisher(this.api, settings, this.metrics, log, () => this.now());
+    this.publisherSettings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
+    this.publisher = new Publisher(this.api, this.publisherSettings, this.metrics, log, () => this.now());
     this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
       serverTimeoutSeconds: 300,
       staleAfterMs: 360_000,
@@ -64,6 +66,10 @@ export class Agent {
 
   /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
   async start(): Promise<{ port: number }> {
+    // systeminformation runs synchronous code: once, before the port listens, never per probe.
+    const inventory = await collectInventory();
+    this.publisherSettings.inventory = inventory;
+    if (!inventory.collected) this.log.warn({ decision: 'inventory' }, inventory.reason ?? 'inventory not collected');
     const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
     this.log.info({ address, interval: this.config.intervalSeconds, heartbeat: this.config.heartbeatSeconds }, 'virtgate agent started');
     this.watch.start();

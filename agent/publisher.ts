@@ -1,4 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
+import type { Inventory } from '../core/inventory/schema.ts';
 import type { Logger } from 'pino';
 import type { NodeKeys } from '../core/kube/names.ts';
 import type { TaintReport } from '../core/report/schema.ts';
@@ -32,6 +33,8 @@ export interface PublisherSettings {
   keys: NodeKeys;
   taintConfig: TaintConfig;
   agentVersion: string;
+  /** The hardware inventory (core/inventory), collected once at start before the first probe. */
+  inventory?: Inventory;
 }
 
 function previousVerdict(node: V1Node, keys: NodeKeys, ownership: Ownership): PublishedVerdict | undefined {

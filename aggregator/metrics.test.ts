@@ -43,6 +43,22 @@ describe('aggregator metrics', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it('expose stranded nodes: a total and each ready node\'s live-migration target count', async () => {
+    const healthy = await createAggregatorMetrics(new FakeSource(latestOf(healthyCluster()))).metrics();
+    expect(value(healthy, 'virtgate_migration_stranded_nodes')).toBe(0);
+    expect(value(healthy, 'virtgate_node_migration_targets', { node: 'node-a' })).toBe(2);
+    const amd = rawReport('node-amd', { vendor: 'amd' });
+    const snapshot = healthyCluster({
+      nodes: [rawNode('node-a'), rawNode('node-b'), rawNode('node-amd'), rawNode('node-down')],
+      nodeValidations: [rawReport('node-a'), rawReport('node-b'), amd, rawReport('node-down', { ready: false })],
+    });
+    const text = await createAggregatorMetrics(new FakeSource(latestOf(snapshot))).metrics();
+    expect(value(text, 'virtgate_migration_stranded_nodes')).toBe(1);
+    expect(value(text, 'virtgate_node_migration_targets', { node: 'node-amd' })).toBe(0);
+    expect(value(text, 'virtgate_node_migration_targets', { node: 'node-a' })).toBe(1);
+    expect(series(text, 'virtgate_node_migration_targets')).toHaveLength(3);
+  });
+
   it('say fail as 2, one series per check status, and age nodes at scrape time', async () => {
     const snapshot = healthyCluster({
       nodes: [rawNode('node-a', { runtime: 'docker://24.0.7' }), rawNode('node-b')],
@@ -77,7 +93,7 @@ describe('aggregator metrics', () => {
     const status = statusOf({ ready: false, healthy: false, synced: false, lastInSyncAt: null });
     status.watches = status.watches.map((watch) => (watch.kind === 'nodes' ? { ...watch, healthy: false, synced: false } : watch));
     const text = await createAggregatorMetrics(new FakeSource(null, status)).metrics();
-    for (const name of ['virtgate_cluster_nodes', 'virtgate_cluster_ready_ratio', 'virtgate_kubernetes_eol_days', 'virtgate_gate_check', 'virtgate_gate_result', 'virtgate_gate_status', 'virtgate_report_age_seconds', 'virtgate_aggregator_last_sync_timestamp_seconds']) {
+    for (const name of ['virtgate_cluster_nodes', 'virtgate_cluster_ready_ratio', 'virtgate_kubernetes_eol_days', 'virtgate_gate_check', 'virtgate_gate_result', 'virtgate_gate_status', 'virtgate_report_age_seconds', 'virtgate_migration_stranded_nodes', 'virtgate_node_migration_targets', 'virtgate_aggregator_last_sync_timestamp_seconds']) {
       expect(series(text, name)).toEqual([]);
     }
     expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(0);

@@ -107,6 +107,29 @@ export function createAggregatorMetrics(source: ReportSource): Registry {
   });
 
   new Gauge({
+    name: 'virtgate_migration_stranded_nodes',
+    help: 'Ready nodes without a live-migration target (nodes.migration-pairs); absent before the first report.',
+    registers,
+    collect() {
+      const nodes = latest()?.report.readiness.nodes;
+      setOrAbsent(this, nodes ? nodes.filter((node) => node.migrationTargets === 0).length : undefined);
+    },
+  });
+
+  new Gauge({
+    name: 'virtgate_node_migration_targets',
+    help: "Per ready node: how many other ready nodes can take its VMs by live migration; 0 means the node is stranded.",
+    labelNames: ['node'],
+    registers,
+    collect() {
+      this.reset();
+      for (const node of latest()?.report.readiness.nodes ?? []) {
+        if (node.migrationTargets !== null) this.set({ node: node.name }, node.migrationTargets);
+      }
+    },
+  });
+
+  new Gauge({
     name: 'virtgate_kubernetes_eol_days',
     help: "Days until the API server's Kubernetes minor reaches end of life (negative when past); absent when unknown.",
     registers,

@@ -7,8 +7,8 @@ import { CRD_FILE, nodeValidationCrd, nodeValidationCrdYaml, nodeValidationOpenA
 
 type JsonSchema = { [keyword: string]: unknown };
 
-/** The JSONSchemaProps keywords this CRD may use; anything else is a generator change to review. */
-const KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'enum', 'format', 'minLength', 'maxLength', 'maxItems', 'description', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-validations']);
+/** The JSONSchemaProps keywords this CRD may use; anything else is a generator change to review (minimum/maximum: the inventory's counts). */
+const KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'enum', 'format', 'minLength', 'maxLength', 'maxItems', 'minimum', 'maximum', 'description', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-validations']);
 
 function* nodes(schema: JsonSchema, at = ''): Generator<[string, JsonSchema]> {
   yield [at || '.', schema];

@@ -17,7 +17,7 @@ const keys = nodeKeys();
 
 const facts = {
   hostRoot: '/host',
-  cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false } },
+  cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['aes', 'avx', 'avx2', 'sse4_2'] } },
   kvm: { path: 'dev/kvm', state: 'missing' },
   tun: { path: 'dev/net/tun', state: 'missing' },
   vhostNet: { path: 'dev/vhost-net', state: 'missing' },
@@ -28,6 +28,7 @@ const facts = {
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
   hugepages: { state: 'unknown', reason: 'x' },
+  platform: { dmi: null, hypervisorType: null, deviceTree: null },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import type { NodeValidationStatus, TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
@@ -13,6 +14,7 @@ export function reportContent(
   facts: HostFacts,
   agentVersion: string,
   taint: TaintReport,
+  inventory?: Inventory,
 ): ReportContent {
   const kernel = facts.kernelRelease.state === 'ok' ? (/^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] ?? '') : '';
   return {
@@ -25,6 +27,8 @@ export function reportContent(
     facts,
     agentVersion,
     taint,
+    ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
+    ...(inventory ? { inventory } : {}),
   };
 }
 

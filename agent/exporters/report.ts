@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND, type NodeKeys } from '../../core/kube/names.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
 import type { TaintConfig } from '../config.ts';
 import { changedFields, reportContent } from '../desired/report.ts';
@@ -12,12 +13,13 @@ import type { Exporter } from './exporter.ts';
  * changed, or only its timestamps refreshed when its heartbeat is due. Returns when it was last
  * refreshed, as the API server holds it.
  */
-export function reportExporter(api: NodeApi, settings: { keys: NodeKeys; taintConfig: TaintConfig; agentVersion: string }, log: Logger): Exporter<Date | undefined> {
+export function reportExporter(api: NodeApi, settings: { keys: NodeKeys; taintConfig: TaintConfig; agentVersion: string; inventory?: Inventory }, log: Logger): Exporter<Date | undefined> {
   const { keys, taintConfig, agentVersion } = settings;
   return {
     async export({ observation, effective, node, taintRefused, heartbeat, now }) {
       const taint = taintReport(taintConfig, keys, node, taintRefused);
-      const content = reportContent(observation.verdict, effective, observation.facts, agentVersion, taint);
+      // Read at each export: the agent sets the inventory once at start.
+      const content = reportContent(observation.verdict, effective, observation.facts, agentVersion, taint, settings.inventory);
       const existing = await api.readNodeValidation();
       const published = existing?.status;
       const stamp = now.toISOString();

@@ -233,7 +233,7 @@ describe('gate: nodes', () => {
       nodeValidations: [rawReport('i', { vendor: 'intel' }), rawReport('a', { vendor: 'amd' })],
     });
     expect(notPassing(report)).toEqual(['nodes.migration-pairs=warn']);
-    expect(check(report, 'nodes.migration-pairs').evidence).toEqual({ byVendor: { intel: 1, amd: 1 }, unknownVendor: 0 });
+    expect(check(report, 'nodes.migration-pairs').evidence).toMatchObject({ readyNodes: 2, strandedNodes: 2, stranded: ['a (amd): no other ready amd node', 'i (intel): no other ready intel node'] });
   });
 
   it('fails a docker runtime, naming the node', () => {

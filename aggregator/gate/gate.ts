@@ -9,6 +9,7 @@ import { checkKernelUserland, checkMigrationPairs, checkMinReady, checkReportsFr
 import { checkPlacement } from './checks/placement.ts';
 import { clusterVersions } from './cluster-versions.ts';
 import { guarded } from './guard.ts';
+import { migrationPlan, withMigrationTargets } from './migration.ts';
 import { evaluateTuple } from './tuple.ts';
 import { exitCodeFor, type GateCheck, type GateReport, worstStatus } from './types.ts';
 
@@ -31,7 +32,8 @@ export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateC
 export function evaluateGate(model: ClusterModel, data: VersionData, config: GateConfig, now: Date): GateReport {
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   const assessed = assessNodes(model, config, now);
-  const readiness = summariseReadiness(model, assessed);
+  const plan = migrationPlan(assessed.nodes);
+  const readiness = withMigrationTargets(summariseReadiness(model, assessed), plan);
   const nodes = assessed.nodes;
   const versions = clusterVersions(model);
   const tuple = evaluateTuple(versions, data, config, config.calendarDate ? new Date(`${config.calendarDate}T00:00:00Z`) : now);
@@ -42,7 +44,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
     guarded('kubevirt.placement', () => checkPlacement(model.kubevirt, nodes, config.prefix)),
     guarded('nodes.min-ready', () => checkMinReady(nodes, config)),
     guarded('nodes.runtime', () => checkRuntime(nodes)),
-    guarded('nodes.migration-pairs', () => checkMigrationPairs(nodes)),
+    guarded('nodes.migration-pairs', () => checkMigrationPairs(plan, model.vmis)),
     guarded('nodes.kernel-userland', () => checkKernelUserland(nodes)),
     guarded('nodes.reports-fresh', () => checkReportsFresh(nodes, readiness)),
     guarded('cluster.privileged', () => checkPrivileged(nodes)),

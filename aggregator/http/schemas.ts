@@ -1,3 +1,4 @@
+import { inventorySchema } from '../../core/inventory/schema.ts';
 import { z } from 'zod';
 import type { JsonObject } from '../../core/json.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
@@ -45,6 +46,8 @@ export const nodeReadinessSchema = z.strictObject({
   heartbeatAgeSeconds: z.number().nullable(),
   agentVersion: z.string().nullable(),
   failingChecks: z.array(z.strictObject({ id: z.string(), status: z.enum(CHECK_STATUSES), message: z.string() })),
+  migrationTargets: z.number().int().nullable(),
+  inventory: inventorySchema.nullable(),
 });
 
 const stateCounts = z.strictObject({ ready: z.number().int(), emulation: z.number().int(), 'not-ready': z.number().int(), unknown: z.number().int() });

@@ -4,6 +4,7 @@ import { type NodeModel, parseNode } from './node.ts';
 import { parseNodeValidation, type ReportParse } from './report.ts';
 import type { ClusterSnapshot, CustomResourceObservation, ParsedSnapshot } from './snapshot.ts';
 import { boundedString, safely } from './untrusted.ts';
+import { summariseVmis, type VmiSummary } from './vmi.ts';
 
 /** A snapshot after narrowing: every field typed, nothing left to throw on. */
 export interface ClusterModel {
@@ -13,6 +14,8 @@ export interface ClusterModel {
   reports: ReportParse[];
   kubevirt: KubeVirtSummary;
   cdi: CdiSummary;
+  /** Running LiveMigrate VMIs per node, when KubeVirt's VMIs are read. */
+  vmis: VmiSummary;
   /** Node objects without a usable name, and repeated names (the first one is kept). */
   ignoredNodes: { unnamed: number; duplicates: number };
 }
@@ -30,6 +33,7 @@ export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
     reports: Array.from(rawReports, (raw) => parseNodeValidation(raw)),
     kubevirt: safely(() => snapshot.kubevirt, MISSING),
     cdi: safely(() => snapshot.cdi, MISSING),
+    vmis: safely(() => snapshot.vmis, undefined),
   });
 }
 
@@ -53,6 +57,7 @@ export function modelOf(parsed: ParsedSnapshot): ClusterModel {
     reports: [...parsed.reports],
     kubevirt: summariseKubeVirt(safely(() => parsed.kubevirt, MISSING)),
     cdi: summariseCdi(safely(() => parsed.cdi, MISSING)),
+    vmis: summariseVmis(safely(() => parsed.vmis, undefined)),
     ignoredNodes: { unnamed, duplicates },
   };
 }

@@ -9,6 +9,7 @@ import {
   reportCheckSchema,
 } from '../../core/report/schema.ts';
 import type { CheckStatus } from '../../core/checks/result.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
 
@@ -50,6 +51,10 @@ export interface NodeReport {
   checks: ReportCheck[];
   /** From status.facts.cpu, when the probe could tell. */
   cpuVendor: CpuVendor | null;
+  /** status.cpuFeatures (sorted guest-relevant CPU features); null when absent or malformed. */
+  cpuFeatures: string[] | null;
+  /** status.inventory when it was collected and fits the schema; informational only. */
+  inventory: Inventory | null;
 }
 
 export type ReportParse =
@@ -96,6 +101,8 @@ function fieldOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
   return parsed.success ? parsed.data : null;
 }
 
+const collectedOrNull = (inventory: Inventory | null): Inventory | null => (inventory?.collected ? inventory : null);
+
 export function parseNodeValidation(raw: unknown): ReportParse {
   return safely(() => narrowReport(raw), { state: 'invalid', name: null, reason: 'unreadable object' });
 }
@@ -132,6 +139,8 @@ function narrowReport(raw: unknown): ReportParse {
       // Messages are clipped here so that nothing downstream carries a megabyte of text.
       checks: listOf(fields.checks, checkReading, MAX_REPORT_CHECKS).map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
       cpuVendor: isRecord(fields.facts) ? (vendorSchema.safeParse(fields.facts.cpu).data?.value.vendor ?? null) : null,
+      cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
+      inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
     },
   };
 }

@@ -27,6 +27,11 @@ export interface ClusterSnapshot {
   kubevirt: CustomResourceObservation;
   /** CDI objects (cdi.kubevirt.io/v1beta1 CDI, cluster-scoped). */
   cdi: CustomResourceObservation;
+  /**
+   * VirtualMachineInstances (kubevirt.io/v1, all namespaces), raw or projected (model/vmi.ts);
+   * absent when the caller does not read them (the migration check then cannot count VMs).
+   */
+  vmis?: CustomResourceObservation;
 }
 
 /**

@@ -137,7 +137,7 @@ function renderNodes(): void {
   const filter = { text: ($('filter') as HTMLInputElement).value, state: ($('state') as HTMLSelectElement).value };
   const { shown, matching } = filterNodes(report.readiness.nodes, filter, MAX_ROWS);
   const body = $('nodes').querySelector('tbody') as HTMLElement;
-  if (shown.length === 0) replace(body, h(document, 'tr', {}, [h(document, 'td', { text: 'no nodes match', attrs: { colspan: '8' } })]));
+  if (shown.length === 0) replace(body, h(document, 'tr', {}, [h(document, 'td', { text: 'no nodes match', attrs: { colspan: '9' } })]));
   else replace(body, renderNodeRows(document, shown));
   $('shown').textContent = matching > shown.length ? `showing ${shown.length} of ${matching}; filter to narrow` : `${matching} of ${report.readiness.total}`;
 }

@@ -95,8 +95,22 @@ describe('page rendering', () => {
         heartbeatAgeSeconds: 60,
         agentVersion: '0.1.0',
         failingChecks: [{ id: 'dev.kvm', status: 'fail', message: SCRIPT }],
+        migrationTargets: null,
       },
-      { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [] },
+      { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [], migrationTargets: 0 },
+      {
+        name: 'node-c',
+        state: 'ready',
+        reason: 'x',
+        failingChecks: [],
+        migrationTargets: 4,
+        inventory: {
+          collected: true,
+          system: { manufacturer: 'Dell Inc.', model: SCRIPT },
+          cpu: { brand: 'Intel Xeon Platinum 8488C', sockets: 2, cores: 96, threads: 192, baseSpeedGHz: 2.4 },
+          memoryTotalBytes: 512 * 2 ** 30,
+        },
+      },
     ]) as unknown as FakeElement;
     const [first, second] = (rows as unknown as FakeElement).children as FakeElement[];
     expect(first?.attributes['data-node']).toBe('node-a');
@@ -105,6 +119,14 @@ describe('page rendering', () => {
     expect(first?.textContent).toContain(`containerd://${IMG}`);
     expect(allElements(rows).some((element) => element.tag === 'script' || element.tag === 'img')).toBe(false);
     expect(second?.className).toBe('status-other');
+    // The last cell: the live-migration target count, 0 marked as stranded.
+    const lastCell = (row: FakeElement | undefined) => (row?.children as FakeElement[] | undefined)?.at(-1)?.textContent;
+    expect([lastCell(first), lastCell(second), lastCell(rows.children[2] as FakeElement)]).toEqual(['–', '0 (stranded)', '4']);
+    // The inventory is a text line under the name, markup included as text.
+    const nameCell = ((rows.children[2] as FakeElement).children as FakeElement[])[0];
+    const hardware = (nameCell?.children as FakeElement[] | undefined)?.find((child) => child.className === 'hardware');
+    expect(hardware?.textContent).toBe(`Dell Inc. ${SCRIPT} · Intel Xeon Platinum 8488C · 2 sockets, 96 cores, 192 threads @ 2.4 GHz · 512 GiB`);
+    expect(allElements(rows).some((element) => element.tag === 'script')).toBe(false);
   });
 
   it('refuses attributes that could carry code or URLs', () => {

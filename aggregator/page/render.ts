@@ -26,6 +26,9 @@ export interface NodeRow {
   heartbeatAgeSeconds?: number | null;
   agentVersion?: string | null;
   failingChecks?: Array<{ id: string; status?: string; message: string }>;
+  /** Ready nodes that can take this node's VMs by live migration; null when it is not ready. */
+  migrationTargets?: number | null;
+  inventory?: InventoryView | null;
 }
 
 /** The aggregator's own state as the API sends it (`aggregator`); the fields the banner reads. */
@@ -169,6 +172,34 @@ export function renderChecks(doc: Document, checks: CheckItem[]): HTMLElement {
   return list;
 }
 
+/** The inventory block of a node as the API sends it; the fields the page shows. */
+export interface InventoryView {
+  collected?: boolean;
+  system?: { manufacturer?: string | null; model?: string | null } | null;
+  cpu?: { brand?: string | null; sockets?: number | null; cores?: number | null; threads?: number | null; baseSpeedGHz?: number | null } | null;
+  memoryTotalBytes?: number | null;
+}
+
+/** One line under the node name: system, CPU, counts and memory from the report's inventory. */
+export function hardwareLine(doc: Document, inventory: InventoryView | null | undefined): HTMLElement | null {
+  if (!inventory || inventory.collected !== true) return null;
+  const cpu = inventory.cpu ?? {};
+  const system = [inventory.system?.manufacturer, inventory.system?.model].filter(Boolean).join(' ');
+  const counts =
+    typeof cpu.threads === 'number'
+      ? `${cpu.sockets} socket${cpu.sockets === 1 ? '' : 's'}, ${cpu.cores} cores, ${cpu.threads} threads${typeof cpu.baseSpeedGHz === 'number' ? ` @ ${cpu.baseSpeedGHz} GHz` : ''}`
+      : '';
+  const memory = typeof inventory.memoryTotalBytes === 'number' ? `${Math.round(inventory.memoryTotalBytes / 2 ** 30)} GiB` : '';
+  return h(doc, 'div', { className: 'hardware', text: [system, cpu.brand, counts, memory].filter(Boolean).join(' · ') });
+}
+
+/** How many nodes can take this node's VMs; 0 is stranded (warned), absent for nodes that are not ready. */
+function migrationCell(doc: Document, targets: unknown): HTMLElement {
+  if (typeof targets !== 'number') return h(doc, 'td', { className: 'migration', text: '–' });
+  if (targets === 0) return h(doc, 'td', { className: 'migration status-warn', text: '0 (stranded)' });
+  return h(doc, 'td', { className: 'migration', text: String(targets) });
+}
+
 /** Table rows for nodes (worst first, as the API sorts them). */
 export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragment {
   const rows = doc.createDocumentFragment();
@@ -178,7 +209,7 @@ export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragmen
     );
     rows.appendChild(
       h(doc, 'tr', { className: statusClass(node.state), attrs: { 'data-node': node.name } }, [
-        h(doc, 'td', { className: 'node-name', text: node.name }),
+        h(doc, 'td', { className: 'node-name' }, [node.name, hardwareLine(doc, node.inventory)]),
         h(doc, 'td', {}, [h(doc, 'span', { className: `badge ${statusClass(node.state)}`, text: node.unknownCause ? `${node.state} (${node.unknownCause})` : node.state })]),
         h(doc, 'td', { text: node.tier ?? '–' }),
         h(doc, 'td', { text: node.cpuVendor ?? '–' }),
@@ -186,6 +217,7 @@ export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragmen
         h(doc, 'td', { text: node.containerRuntime ?? '–' }),
         h(doc, 'td', { text: formatAge(node.heartbeatAgeSeconds), title: node.heartbeatAt ?? '' }),
         h(doc, 'td', { className: 'problems' }, [h(doc, 'div', { className: 'reason', text: node.reason }), problems.length ? h(doc, 'ul', {}, problems) : null]),
+        migrationCell(doc, node.migrationTargets),
       ]),
     );
   }

@@ -84,6 +84,9 @@ function readinessOf(
     heartbeatAgeSeconds: report === null ? null : ageSeconds,
     agentVersion: report?.agentVersion ?? null,
     failingChecks: report === null ? [] : failingChecks(report.checks),
+    // Needs every node: the gate fills it in (gate/migration.ts).
+    migrationTargets: null,
+    inventory: report?.inventory ?? null,
   };
 }
 

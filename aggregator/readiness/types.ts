@@ -1,5 +1,6 @@
 import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import type { NodeModel } from '../model/node.ts';
 import type { NodeReport } from '../model/report.ts';
 
@@ -35,6 +36,10 @@ export interface NodeReadiness {
   agentVersion: string | null;
   /** The report's checks that did not pass (warn, fail, error), messages clipped. */
   failingChecks: Array<{ id: string; status: CheckStatus; message: string }>;
+  /** How many other ready nodes can take this node's VMs by live migration (gate/migration.ts); null when it is not ready. */
+  migrationTargets: number | null;
+  /** The node's hardware inventory from its report (systeminformation); null when it has none. */
+  inventory: Inventory | null;
 }
 
 /** Counts and ratios over all nodes, plus the nodes worst first. */

@@ -5,7 +5,8 @@ import { retryApiCall } from '../../core/kube/retry.ts';
 import { parseNode } from '../model/node.ts';
 import { parseNodeValidation } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
-import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient } from '../watch/resources.ts';
+import { projectVmi } from '../model/vmi.ts';
+import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, VMIS } from '../watch/resources.ts';
 
 /** The cluster could not be read: `message` is one line saying what failed and what to do. */
 export class ClusterReadError extends Error {
@@ -33,7 +34,7 @@ export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions):
   const attempt = <T>(what: string, call: () => Promise<T>) => withRetries(what, server, call, options.retries ?? 2);
 
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
-  const [nodes, reports, kubevirt, cdi] = await Promise.all([
+  const [nodes, reports, kubevirt, cdi, vmis] = await Promise.all([
     attempt('list nodes', () => listAll(nodesClient(kc, clientOptions).list, pageSize, parseNode)),
     attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions).list, pageSize, parseNodeValidation)).catch((error: unknown) => {
       if (error instanceof NotServed) return { items: [] };
@@ -41,8 +42,12 @@ export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions):
     }),
     observe(kc, KUBEVIRT, clientOptions, pageSize, attempt),
     observe(kc, CDI, clientOptions, pageSize, attempt),
+    // Only counts VMs for nodes.migration-pairs: a user who may not list VMIs still gets a gate.
+    observe(kc, VMIS, clientOptions, pageSize, attempt, projectVmi).catch(
+      (error: unknown): CustomResourceObservation => ({ state: 'unknown', reason: error instanceof Error ? error.message : String(error) }),
+    ),
   ]);
-  return { serverGitVersion: version.gitVersion, nodes: nodes.items, reports: reports.items, kubevirt, cdi };
+  return { serverGitVersion: version.gitVersion, nodes: nodes.items, reports: reports.items, kubevirt, cdi, vmis };
 }
 
 async function observe(
@@ -51,9 +56,10 @@ async function observe(
   clientOptions: ClientOptions,
   pageSize: number,
   attempt: <T>(what: string, call: () => Promise<T>) => Promise<T>,
+  project: (raw: unknown) => unknown = (raw) => raw,
 ): Promise<CustomResourceObservation> {
   try {
-    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions).list, pageSize, (raw) => raw));
+    const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions).list, pageSize, project));
     return { state: 'listed', items };
   } catch (error) {
     if (error instanceof NotServed) return { state: 'crd-absent' };

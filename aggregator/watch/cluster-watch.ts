@@ -6,7 +6,8 @@ import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapsho
 import { keepNode, keepReport } from './keep.ts';
 import { type CrdInfo, projectCrd } from './project.ts';
 import { Reflector, type ReflectorStatus, type ReflectorTiming } from './reflector.ts';
-import { CDI, type ClientOptions, crdClient, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, type ResourceClient } from './resources.ts';
+import { projectVmi } from '../model/vmi.ts';
+import { CDI, type ClientOptions, crdClient, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, type ResourceClient, VMIS } from './resources.ts';
 import { ServerVersion, type ServerVersionStatus } from './server-version.ts';
 
 export interface SyncStatus {
@@ -31,8 +32,10 @@ export interface ClusterWatchOptions {
   onStatus?: () => void;
 }
 
-type Optional = 'kubevirt' | 'cdi';
-const OPTIONAL: Record<Optional, CustomResource> = { kubevirt: KUBEVIRT, cdi: CDI };
+type Optional = 'kubevirt' | 'cdi' | 'vmis';
+const OPTIONAL: Record<Optional, CustomResource> = { kubevirt: KUBEVIRT, cdi: CDI, vmis: VMIS };
+/** What is kept of each object: KubeVirt and CDI whole (one or two objects), VMIs as a small projection (there may be thousands). */
+const PROJECT: Record<Optional, (raw: unknown) => unknown> = { kubevirt: (raw) => raw, cdi: (raw) => raw, vmis: projectVmi };
 
 /**
  * Everything the gate reads, kept current: Nodes, NodeValidations, and — while their CRDs exist —
@@ -67,6 +70,7 @@ export class ClusterWatch {
     this.crds = {
       kubevirt: this.reflector(`crd/${KUBEVIRT.crd}`, crdClient(this.kc, KUBEVIRT.crd, this.clientOptions), projectCrd, () => this.crdChanged('kubevirt')),
       cdi: this.reflector(`crd/${CDI.crd}`, crdClient(this.kc, CDI.crd, this.clientOptions), projectCrd, () => this.crdChanged('cdi')),
+      vmis: this.reflector(`crd/${VMIS.crd}`, crdClient(this.kc, VMIS.crd, this.clientOptions), projectCrd, () => this.crdChanged('vmis')),
     };
     this.version = new ServerVersion(this.kc, {
       log: this.log,
@@ -84,13 +88,13 @@ export class ClusterWatch {
     if (this.started) return;
     this.started = true;
     void this.version.refresh();
-    for (const reflector of [this.nodes, this.reports, this.crds.kubevirt, this.crds.cdi]) reflector.start();
+    for (const reflector of [this.nodes, this.reports, ...Object.values(this.crds)]) reflector.start();
   }
 
   async stop(): Promise<void> {
     this.stopping.abort();
     this.version.stop();
-    await Promise.all([this.nodes, this.reports, this.crds.kubevirt, this.crds.cdi, ...Object.values(this.objects)].map((reflector) => reflector.stop()));
+    await Promise.all([this.nodes, this.reports, ...Object.values(this.crds), ...Object.values(this.objects)].map((reflector) => reflector.stop()));
   }
 
   /** The current objects, already narrowed, for the gate. Cheap: the models are shared, not copied. */
@@ -101,6 +105,7 @@ export class ClusterWatch {
       reports: this.reports.items(),
       kubevirt: this.observe('kubevirt'),
       cdi: this.observe('cdi'),
+      vmis: this.observe('vmis'),
     };
   }
 
@@ -122,7 +127,7 @@ export class ClusterWatch {
   }
 
   private reflectors(): Array<Reflector<unknown>> {
-    return [this.nodes, this.reports, this.crds.kubevirt, this.crds.cdi, ...Object.values(this.objects)];
+    return [this.nodes, this.reports, ...Object.values(this.crds), ...Object.values(this.objects)];
   }
 
   private reflector<T>(kind: string, client: ResourceClient, project: (raw: unknown) => T, onChange: () => void): Reflector<T> {
@@ -156,7 +161,7 @@ export class ClusterWatch {
     const existing = this.objects[which];
     if (this.serving(which) && !existing && !this.stopping.signal.aborted) {
       this.log.info({ decision: 'watch-start', resource: resource.crd }, `${resource.crd} is served; watching its objects`);
-      const reflector = this.reflector(resource.plural, customResourceClient(this.kc, resource, this.clientOptions), (raw) => raw, this.onChange);
+      const reflector = this.reflector(resource.plural, customResourceClient(this.kc, resource, this.clientOptions), PROJECT[which], this.onChange);
       this.objects[which] = reflector;
       reflector.start();
     } else if (!this.serving(which) && existing) {

@@ -35,7 +35,9 @@ export interface ResourceClient {
 /** The custom resources the aggregator reads. */
 export const KUBEVIRT = { group: 'kubevirt.io', version: 'v1', plural: 'kubevirts', crd: 'kubevirts.kubevirt.io', namespaced: true } as const;
 export const CDI = { group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'cdis', crd: 'cdis.cdi.kubevirt.io', namespaced: false } as const;
-export type CustomResource = typeof KUBEVIRT | typeof CDI;
+/** VirtualMachineInstances, read only to count the running VMs a drain would stop (gate: nodes.migration-pairs). */
+export const VMIS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachineinstances', crd: 'virtualmachineinstances.kubevirt.io', namespaced: true } as const;
+export type CustomResource = typeof KUBEVIRT | typeof CDI | typeof VMIS;
 
 export interface ClientOptions {
   requestTimeoutMs: number;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { runCli } from '../../test/hosts/run-cli.ts';
 import { CHECK_IDS } from '../../core/checks/registry.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
 import { TIERS } from '../../core/checks/verdict.ts';
+import { inventorySchema } from '../../core/inventory/schema.ts';
 
 const run = promisify(execFile);
 
@@ -52,8 +53,16 @@ const REPORT = z
         cgroup: observation,
         iommu: observation,
         hugepages: observation,
+        platform: z
+          .object({
+            dmi: z.object({ sysVendor: z.string().nullable(), productName: z.string().nullable(), productVersion: z.string().nullable(), biosVendor: z.string().nullable() }).strict().nullable(),
+            hypervisorType: z.string().nullable(),
+            deviceTree: z.object({ compatible: z.array(z.string()), hypervisor: z.array(z.string()).nullable() }).strict().nullable(),
+          })
+          .strict(),
       })
       .strict(),
+    inventory: inventorySchema.strict(),
   })
   .strict();
 type Report = z.infer<typeof REPORT>;
@@ -88,6 +97,21 @@ async function checkJson(profile: HostProfile, ...extra: string[]): Promise<{ co
 }
 
 const status = (report: Report, id: string) => report.checks.find((check) => check.id === id)?.status;
+
+describe('virtgate check --json: the inventory block', () => {
+  it('on this machine: CPU count and memory match /proc/cpuinfo and /proc/meminfo', async () => {
+    const outcome = await runCli(['check', '--json', '--no-vhv']);
+    const report = REPORT.parse(JSON.parse(outcome.stdout));
+    const processors = (await readFile('/proc/cpuinfo', 'utf8')).split('\n').filter((line) => /^processor\s*:/.test(line)).length;
+    const memTotalKiB = Number(/^MemTotal:\s+(\d+) kB$/m.exec(await readFile('/proc/meminfo', 'utf8'))?.[1]);
+    expect(report.inventory).toMatchObject({ collected: true, cpu: { threads: processors }, memoryTotalBytes: memTotalKiB * 1024 });
+  });
+
+  it('under --host-root: not collected, with the reason; the verdict is the same either way', async () => {
+    const { report } = await checkJson('intel-metal', '--no-vhv');
+    expect(report.inventory).toEqual({ collected: false, reason: `--host-root ${host('intel-metal').root}: the inventory describes the machine virtgate runs on, not a host root` });
+  });
+});
 
 describe('virtgate check --json on fixture hosts', () => {
   it('prints the documented schema, every check once, and exits 0 when ready', async () => {

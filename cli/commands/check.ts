@@ -5,6 +5,8 @@ import { assertHostRoot, HostRootError, probeHost } from '../../core/checks/prob
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
 import { readVhvRecording, runVirtHostValidate, type VhvFacts } from '../../core/checks/vhv.ts';
+import { inventoryFor } from '../../core/inventory/collect.ts';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { renderCheckTable } from '../render/check-table.ts';
 import { type CheckSettings, checkSettings } from '../settings/check.ts';
@@ -17,6 +19,8 @@ export interface CheckReport extends Verdict {
   hostRoot: string;
   policy: { allowEmulation: boolean; minKernel: string };
   facts: HostFacts;
+  /** The running machine's hardware (systeminformation); `collected: false` under another --host-root. Never part of the verdict. */
+  inventory: Inventory;
 }
 
 export function checkCommand(): Command {
@@ -50,7 +54,8 @@ async function runCheck(flags: Record<string, unknown>): Promise<number> {
   const [facts, vhvFacts] = await Promise.all([probeHost(settings.hostRoot, settings.deviceNumbers), virtHostValidate(vhv)]);
   const verdict = evaluate(facts, vhvFacts, policy);
   if (settings.json) {
-    const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts };
+    const inventory = await inventoryFor(settings.hostRoot);
+    const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts, inventory };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(renderCheckTable(verdict, settings.hostRoot));

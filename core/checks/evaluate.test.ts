@@ -30,7 +30,7 @@ const os = (fields: Partial<OsRelease> & { id: string }): HostFacts['os'] => ({
 function metal(overrides: Partial<HostFacts> = {}): HostFacts {
   return {
     hostRoot: '/',
-    cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false } },
+    cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } },
     kvm: device('dev/kvm', 10, 232),
     tun: device('dev/net/tun', 10, 200),
     vhostNet: device('dev/vhost-net', 10, 238),
@@ -41,12 +41,13 @@ function metal(overrides: Partial<HostFacts> = {}): HostFacts {
     cgroup: { state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'pids'] } },
     iommu: { state: 'ok', value: { groups: 40, units: 2 } },
     hugepages: { state: 'ok', value: { meminfo: { sizeKiB: 2048, total: 0, free: 0 }, pools: [{ sizeKiB: 2048, total: 0, free: 0 }] } },
+    platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null },
     ...overrides,
   };
 }
 
 const NO_VHV: VhvFacts = { state: 'disabled' };
-const noVmx = { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 2, vmx: false, svm: false, hypervisor: true } } as const;
+const noVmx = { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 2, vmx: false, svm: false, hypervisor: true, features: [] as string[] } } as const;
 
 function checkOf(verdict: Verdict, id: CheckId): CheckResult {
   const found = verdict.checks.find((check) => check.id === id);
@@ -270,7 +271,7 @@ describe('evaluate: other checks', () => {
 
   it('kvm.nested: bare metal passes (noting nested), a VM warns', () => {
     expect(checkOf(evaluate(metal({ nested: { kvmIntel: 'Y', kvmAmd: null } }), NO_VHV, DEFAULT_POLICY), 'kvm.nested')).toMatchObject({ status: 'pass', message: expect.stringMatching(/nested virtualization is enabled/) });
-    const vm = metal({ cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 2, vmx: true, svm: false, hypervisor: true } } });
+    const vm = metal({ cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 2, vmx: true, svm: false, hypervisor: true, features: [] } } });
     expect(checkOf(evaluate(vm, NO_VHV, DEFAULT_POLICY), 'kvm.nested').status).toBe('warn');
   });
 

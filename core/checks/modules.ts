@@ -5,6 +5,7 @@ import { readHostDir, readHostFile } from './files.ts';
 import type { Observation } from './observation.ts';
 import type { CpuFacts } from './parse/cpuinfo.ts';
 import { parseProcModules } from './parse/proc-modules.ts';
+import { classifyPlatform, describePlatform, type PlatformFamilyFacts } from './platform.ts';
 import type { CheckResultOf } from './result.ts';
 
 /** The KVM-related kernel modules, and the kvm module's `nested` parameter. */
@@ -104,20 +105,26 @@ function evaluateModules(
   };
 }
 
-function evaluateNested(cpu: Observation<CpuFacts>, nested: NestedFacts): CheckResultOf<ModulesCheckId> {
+/** Whether VMs here would be nested: the platform decides (on arm64 the CPU flag cannot). */
+function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: NestedFacts): CheckResultOf<ModulesCheckId> {
   const id = 'kvm.nested';
-  if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
+  const platform = classifyPlatform(facts.platform, facts.cpu);
   const parameter = nested.kvmIntel ?? nested.kvmAmd;
   const nestedOn = parameter !== null && /^(Y|y|1)$/.test(parameter);
-  const observed = { hypervisor: cpu.value.hypervisor, nestedParameter: parameter };
-  if (cpu.value.hypervisor) {
+  const hypervisor = facts.cpu.state === 'ok' ? facts.cpu.value.hypervisor : null;
+  const observed = { hypervisor, platform: platform.kind, nestedParameter: parameter };
+  if (platform.kind === 'virtual-machine') {
     return {
       id,
       status: 'warn',
-      message: 'this host is itself a virtual machine: VMs here are nested, fit for tests only',
+      message: `this host is itself ${describePlatform(platform)}: VMs here are nested, fit for tests only`,
       hint: 'Use bare-metal nodes for production VMs.',
       observed,
     };
+  }
+  if (platform.kind === 'unknown') {
+    if (facts.cpu.state === 'unknown') return { id, status: 'error', message: facts.cpu.reason, observed };
+    return { id, status: 'pass', message: `cannot tell whether VMs here are nested (${platform.evidence})`, observed };
   }
   if (nestedOn) return { id, status: 'pass', message: 'bare metal; nested virtualization is enabled for guests', observed };
   return { id, status: 'pass', message: 'bare metal', observed };
@@ -131,9 +138,9 @@ async function probeModules({ hostRoot }: ProbeContext): Promise<ModulesFamilyFa
 export const modulesFamily = {
   ids: IDS,
   probe: probeModules,
-  // Modules are judged against the CPU vendor and the devices; nesting against the hypervisor flag.
-  evaluate: (facts: ModulesFamilyFacts & CpuFamilyFacts & DevicesFamilyFacts) => [
+  // Modules are judged against the CPU vendor and the devices; nesting against the platform.
+  evaluate: (facts: ModulesFamilyFacts & CpuFamilyFacts & DevicesFamilyFacts & PlatformFamilyFacts) => [
     evaluateModules(facts.modules, facts.cpu, facts),
-    evaluateNested(facts.cpu, facts.nested),
+    evaluateNested(facts, facts.nested),
   ],
 } satisfies CheckFamily;

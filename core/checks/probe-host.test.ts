@@ -54,17 +54,21 @@ const EXPECTED: Record<HostProfile, {
   os: string;
   nested: [string | null, string | null];
   iommuGroups: number;
+  platform: 'bare-metal' | 'virtual-machine';
 }> = {
-  'intel-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-284.11.1.el9_2.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48 },
-  'amd-metal': { arch: 'x86_64', vendor: 'amd', vmx: false, svm: true, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-503.14.1.el9_5.x86_64', os: 'rocky', nested: [null, '1'], iommuGroups: 64 },
-  'nested-vm': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: true, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.15.0-126-generic', os: 'ubuntu', nested: ['Y', null], iommuGroups: 0 },
-  'no-vmx': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.1.0-28-cloud-amd64', os: 'debian', nested: [null, null], iommuGroups: 0 },
-  'no-tun': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'missing', vhostNet: 'missing', kernel: '6.1.0-28-cloud-amd64', os: 'debian', nested: [null, null], iommuGroups: 0 },
-  'kvm-enodev': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ENODEV', tun: 'ok', vhostNet: 'missing', kernel: '5.14.0-503.11.1.el9_5.x86_64', os: 'centos', nested: [null, null], iommuGroups: 48 },
-  'kvm-regular-file': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'skipped', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-427.42.1.el9_4.x86_64', os: 'almalinux', nested: ['N', null], iommuGroups: 48 },
-  rhel9: { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['N', null], iommuGroups: 96 },
-  al2023: { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 80 },
-  'arm64-metal': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 32 },
+  'intel-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-284.11.1.el9_2.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48, platform: 'bare-metal' },
+  'amd-metal': { arch: 'x86_64', vendor: 'amd', vmx: false, svm: true, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-503.14.1.el9_5.x86_64', os: 'rocky', nested: [null, '1'], iommuGroups: 64, platform: 'bare-metal' },
+  'nested-vm': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: true, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.15.0-126-generic', os: 'ubuntu', nested: ['Y', null], iommuGroups: 0, platform: 'virtual-machine' },
+  'no-vmx': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.1.0-28-cloud-amd64', os: 'debian', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'no-tun': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'missing', vhostNet: 'missing', kernel: '6.1.0-28-cloud-amd64', os: 'debian', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'kvm-enodev': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ENODEV', tun: 'ok', vhostNet: 'missing', kernel: '5.14.0-503.11.1.el9_5.x86_64', os: 'centos', nested: [null, null], iommuGroups: 48, platform: 'bare-metal' },
+  'kvm-regular-file': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'skipped', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-427.42.1.el9_4.x86_64', os: 'almalinux', nested: ['N', null], iommuGroups: 48, platform: 'bare-metal' },
+  rhel9: { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['N', null], iommuGroups: 96, platform: 'bare-metal' },
+  al2023: { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 80, platform: 'bare-metal' },
+  'arm64-metal': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 32, platform: 'bare-metal' },
+  'ec2-vm': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'ec2-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 64, platform: 'bare-metal' },
+  'arm64-vm': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
 };
 
 const openOf = (device: HostFacts['kvm']) => (device.state === 'present' ? device.open : device.state);
@@ -85,6 +89,7 @@ describe('probeHost on every fixture profile', () => {
     expect([facts.nested.kvmIntel, facts.nested.kvmAmd]).toEqual(want.nested);
     expect(facts.cgroup).toEqual({ state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'hugetlb', 'pids', 'rdma', 'misc'] } });
     expect(facts.iommu.state === 'ok' && facts.iommu.value.groups).toBe(want.iommuGroups);
+    expect(verdict.checks.find((check) => check.id === 'platform')?.observed).toMatchObject({ kind: want.platform });
     expect(verdict.tier).toBe(host.expectedTier);
     expect(verdict.conclusive).toBe(true);
     expect(verdict.checks.some((check) => check.status === 'error')).toBe(false);
@@ -182,6 +187,65 @@ describe('the cases the issue names', () => {
     // kvm is built in on arm64: seen in sys/module only, and no kvm_intel/kvm_amd is asked for.
     expect(check('kernel.modules')).toMatchObject({ status: 'pass', observed: { sources: ['proc/modules', 'sys/module'] } });
     expect(verdict).toMatchObject({ tier: 'hardware', ready: true });
+  });
+
+  it('an EC2 m5.large VM: warned as a cloud VM type, with m5.metal named; kvm.nested says the host is a VM', async () => {
+    const { facts, verdict, check } = await probe(await build('ec2-vm'));
+    expect(facts.platform.dmi).toEqual({ sysVendor: 'Amazon EC2', productName: 'm5.large', productVersion: null, biosVendor: 'Amazon EC2' });
+    expect(check('platform')).toEqual({
+      id: 'platform',
+      status: 'warn',
+      message: 'a virtual machine under Amazon EC2 (Nitro) (Amazon EC2 m5.large); from DMI: Amazon EC2 m5.large',
+      hint: 'Use a .metal instance type (e.g. m5.metal instead of m5.large, where the family has one): EC2 exposes KVM only on bare-metal instances. On EKS, create the node group with that type.',
+      observed: { kind: 'virtual-machine', hypervisor: 'Amazon EC2 (Nitro)', cloud: 'aws', vendor: 'Amazon EC2', product: 'm5.large', evidence: 'DMI: Amazon EC2 m5.large' },
+    });
+    expect(check('kvm.nested')).toMatchObject({ status: 'warn', observed: { platform: 'virtual-machine', hypervisor: true } });
+    expect(verdict).toMatchObject({ tier: 'emulation', ready: false });
+  });
+
+  it('an EC2 m5.metal host: bare metal by its instance type, no hint, hardware tier', async () => {
+    const { verdict, check } = await probe(await build('ec2-metal'));
+    expect(check('platform')).toEqual({
+      id: 'platform',
+      status: 'pass',
+      message: 'bare metal (Amazon EC2 m5.metal); from DMI: Amazon EC2 m5.metal',
+      observed: { kind: 'bare-metal', hypervisor: null, cloud: 'aws', vendor: 'Amazon EC2', product: 'm5.metal', evidence: 'DMI: Amazon EC2 m5.metal' },
+    });
+    expect(check('kvm.nested')).toMatchObject({ status: 'pass', message: 'bare metal; nested virtualization is enabled for guests' });
+    expect(verdict).toMatchObject({ tier: 'hardware', ready: true });
+  });
+
+  it('an arm64 VM (Graviton c7g.large): DMI says VM although arm64 has no hypervisor flag; kvm.nested no longer says bare metal', async () => {
+    const { facts, check } = await probe(await build('arm64-vm'));
+    expect(facts.cpu).toMatchObject({ state: 'ok', value: { arch: 'arm64', hypervisor: false } });
+    expect(check('platform')).toMatchObject({ status: 'warn', observed: { kind: 'virtual-machine', cloud: 'aws', product: 'c7g.large' } });
+    expect(check('platform').hint).toMatch(/c7g\.metal instead of c7g\.large/);
+    expect(check('kvm.nested')).toMatchObject({ status: 'warn', message: expect.stringMatching(/itself a virtual machine under Amazon EC2 \(Nitro\) \(Amazon EC2 c7g\.large\)/) });
+  });
+
+  it('an arm64 VM with a device tree and no DMI: the QEMU virt machine and a Xen hypervisor node are VMs; a board is bare metal', async () => {
+    const noDmi = Object.fromEntries(['sys_vendor', 'product_name', 'product_version', 'bios_vendor'].map((name) => [`sys/class/dmi/id/${name}`, null]));
+    const qemu = await probe(await build('arm64-metal', { files: { ...noDmi, 'proc/device-tree/compatible': 'linux,dummy-virt\u0000' } }));
+    expect(qemu.check('platform').observed).toMatchObject({ kind: 'virtual-machine', hypervisor: 'KVM/QEMU' });
+    expect(qemu.check('kvm.nested').status).toBe('warn');
+    const xen = await probe(
+      await build('arm64-metal', {
+        files: { ...noDmi, 'sys/firmware/devicetree/base/compatible': 'xen,xenvm-4.17\u0000xen,xenvm\u0000', 'sys/firmware/devicetree/base/hypervisor/compatible': 'xen,xen-4.17\u0000xen,xen\u0000' },
+      }),
+    );
+    expect(xen.facts.platform.deviceTree).toEqual({ compatible: ['xen,xenvm-4.17', 'xen,xenvm'], hypervisor: ['xen,xen-4.17', 'xen,xen'] });
+    expect(xen.check('platform').observed).toMatchObject({ kind: 'virtual-machine', hypervisor: 'xen,xen-4.17' });
+    const board = await probe(await build('arm64-metal', { files: { ...noDmi, 'proc/device-tree/compatible': 'raspberrypi,5-model-b\u0000brcm,bcm2712\u0000' } }));
+    expect(board.check('platform')).toMatchObject({ status: 'pass', observed: { kind: 'bare-metal', evidence: 'the device tree names no hypervisor' } });
+    // With neither DMI nor a device tree, arm64 cannot tell: the platform check says so, kvm.nested does not guess.
+    const bare = await probe(await build('arm64-metal', { files: noDmi }));
+    expect(bare.check('platform')).toMatchObject({ status: 'error', observed: { kind: 'unknown' } });
+    expect(bare.check('kvm.nested').message).toMatch(/^cannot tell whether VMs here are nested/);
+  });
+
+  it('Xen under sys/hypervisor/type: a VM even when DMI names no hypervisor', async () => {
+    const { check } = await probe(await build('intel-metal', { files: { 'sys/hypervisor/type': 'xen\n' } }));
+    expect(check('platform').observed).toMatchObject({ kind: 'virtual-machine', hypervisor: 'xen', evidence: 'sys/hypervisor/type is xen' });
   });
 
   it('a host with cgroup v1 gets a warning, and one lacking a controller fails', async () => {

@@ -7,6 +7,7 @@ import { iommuFamily } from './iommu.ts';
 import { kernelFamily } from './kernel.ts';
 import { modulesFamily } from './modules.ts';
 import { osFamily } from './os.ts';
+import { platformFamily } from './platform.ts';
 import { vhvFamily } from './vhv.ts';
 
 /**
@@ -17,6 +18,7 @@ export const FAMILIES = [
   cpuFamily,
   devicesFamily,
   modulesFamily,
+  platformFamily,
   kernelFamily,
   osFamily,
   cgroupFamily,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { HostFacts } from '../checks/registry.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
+import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/parse/guest-features.ts';
+import { inventorySchema } from '../inventory/schema.ts';
 import { CHECK_STATUSES } from '../checks/result.ts';
 import { type CheckResult, TIERS } from '../checks/verdict.ts';
 
@@ -61,6 +63,12 @@ const statusShape = {
   lastTransitionAt: timestampSchema.describe('When ready or tier last changed.'),
   heartbeatAt: timestampSchema.describe('Refreshed every few minutes: the aggregator calls a report stale when this is old.'),
   taint: taintReportSchema,
+  cpuFeatures: z
+    .array(z.string().min(1).max(MAX_FEATURE_NAME))
+    .max(MAX_GUEST_FEATURES)
+    .optional()
+    .describe("The host's guest-relevant CPU features, sorted: a VM can live-migrate only to a node that has all of them (absent when cpuinfo could not be read)."),
+  inventory: inventorySchema.optional().describe('The hardware inventory (systeminformation), collected once at agent start; informational only.'),
 };
 
 /**

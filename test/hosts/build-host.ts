@@ -6,7 +6,7 @@
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
  * Each profile writes proc/cpuinfo, proc/sys/kernel/osrelease, proc/modules, etc/os-release,
- * sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu, and makes the device
+ * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu, and makes the device
  * nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
@@ -42,6 +42,9 @@ export const HOST_PROFILES = [
   'rhel9',
   'al2023',
   'arm64-metal',
+  'ec2-vm',
+  'ec2-metal',
+  'arm64-vm',
 ] as const;
 export type HostProfile = (typeof HOST_PROFILES)[number];
 
@@ -117,6 +120,8 @@ interface HostSpec {
   iommu: { groups: number; units: string[] };
   devices: Partial<Record<DeviceName, DevicePlan>>;
   tier: Tier;
+  /** sys/class/dmi/id: what the firmware says the machine is. */
+  dmi: { sysVendor: string; productName: string; productVersion: string; biosVendor: string };
 }
 
 // ---------------------------------------------------------------- cpuinfo
@@ -198,6 +203,10 @@ const SAPPHIRE_RAPIDS = (flags: string, extra: Partial<X86Cpu> = {}): X86Cpu => 
   cores: 4,
   ...extra,
 });
+
+/** m5 instances: Cascade Lake Xeons. */
+const CASCADE_LAKE = (flags: string, extra: Partial<X86Cpu> = {}): X86Cpu =>
+  SAPPHIRE_RAPIDS(flags, { model: 85, modelName: 'Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz', stepping: 7, mhz: '2500.000', ...extra });
 
 const INTEL_METAL_CPU = SAPPHIRE_RAPIDS(`${INTEL_FLAGS_BASE} vmx ${INTEL_FLAGS_TAIL}`, { vmxFlags: INTEL_VMX_FLAGS });
 const INTEL_NESTED_CPU = SAPPHIRE_RAPIDS(`${INTEL_GUEST_FLAGS_BASE.replace('ss ht', 'ss ht vmx')} ${INTEL_GUEST_FLAGS_TAIL}`, {
@@ -373,6 +382,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: '', biosVendor: 'Dell Inc.' },
   },
   'amd-metal': {
     cpuinfo: x86Cpuinfo(AMD_GENOA_CPU),
@@ -384,6 +394,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 64, units: ['ivhd0', 'ivhd1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'Supermicro', productName: 'AS -2125HS-TNR', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
   },
   'nested-vm': {
     cpuinfo: x86Cpuinfo(INTEL_NESTED_CPU),
@@ -395,6 +406,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'QEMU', productName: 'Standard PC (Q35 + ICH9, 2009)', productVersion: 'pc-q35-8.2', biosVendor: 'SeaBIOS' },
   },
   'no-vmx': {
     cpuinfo: x86Cpuinfo(INTEL_NO_VMX_CPU),
@@ -405,6 +417,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { tun: 'usable' },
     tier: 'emulation',
+    dmi: { sysVendor: 'Google', productName: 'Google Compute Engine', productVersion: '', biosVendor: 'Google' },
   },
   'no-tun': {
     cpuinfo: x86Cpuinfo(INTEL_NO_VMX_CPU),
@@ -415,6 +428,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: {},
     tier: 'none',
+    dmi: { sysVendor: 'OpenStack Foundation', productName: 'OpenStack Nova', productVersion: '27.5.1', biosVendor: 'SeaBIOS' },
   },
   'kvm-enodev': {
     // A node left behind (or made by a device plugin) while kvm_intel is not loaded.
@@ -426,6 +440,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'enodev', tun: 'usable' },
     tier: 'emulation',
+    dmi: { sysVendor: 'HPE', productName: 'ProLiant DL380 Gen11', productVersion: '', biosVendor: 'HPE' },
   },
   'kvm-regular-file': {
     // A container image or a bad bind mount left an ordinary file at /dev/kvm.
@@ -438,6 +453,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'regular-file', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'emulation',
+    dmi: { sysVendor: 'Lenovo', productName: 'ThinkSystem SR650 V3', productVersion: '', biosVendor: 'Lenovo' },
   },
   rhel9: {
     cpuinfo: x86Cpuinfo(INTEL_METAL_CPU),
@@ -449,6 +465,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 96, units: ['dmar0', 'dmar1', 'dmar2', 'dmar3'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R660', productVersion: '', biosVendor: 'Dell Inc.' },
   },
   al2023: {
     // An EKS node on m7i.metal-24xl.
@@ -461,6 +478,7 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 80, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'Amazon EC2', productName: 'm7i.metal-24xl', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'arm64-metal': {
     // A Graviton3 c7g.metal on Ubuntu 24.04; on arm64, KVM is built into the kernel.
@@ -472,6 +490,44 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 32, units: ['smmu3.0x0000000041000000'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    dmi: { sysVendor: 'Amazon EC2', productName: 'c7g.metal', productVersion: '', biosVendor: 'Amazon EC2' },
+  },
+  'ec2-vm': {
+    // An EKS node on m5.large: a Nitro VM, so no vmx and no /dev/kvm; only emulation is possible.
+    cpuinfo: x86Cpuinfo(CASCADE_LAKE(`${INTEL_GUEST_FLAGS_BASE} ${INTEL_GUEST_FLAGS_TAIL}`, { cores: 2 })),
+    kernelRelease: '6.1.119-129.201.amzn2023.x86_64',
+    osRelease: OS_RELEASE.al2023,
+    modules: ['tun'],
+    builtin: COMMON_BUILTIN,
+    iommu: { groups: 0, units: [] },
+    devices: { tun: 'usable' },
+    tier: 'emulation',
+    dmi: { sysVendor: 'Amazon EC2', productName: 'm5.large', productVersion: '', biosVendor: 'Amazon EC2' },
+  },
+  'ec2-metal': {
+    // The same family as bare metal: m5.metal, where KVM works.
+    cpuinfo: x86Cpuinfo(CASCADE_LAKE(`${INTEL_FLAGS_BASE} vmx ${INTEL_FLAGS_TAIL}`, { vmxFlags: INTEL_VMX_FLAGS })),
+    kernelRelease: '6.1.119-129.201.amzn2023.x86_64',
+    osRelease: OS_RELEASE.al2023,
+    modules: X86_KVM_MODULES('kvm_intel'),
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_intel', value: 'Y' },
+    iommu: { groups: 64, units: ['dmar0', 'dmar1'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Amazon EC2', productName: 'm5.metal', productVersion: '', biosVendor: 'Amazon EC2' },
+  },
+  'arm64-vm': {
+    // A Graviton3 c7g.large: a VM, which arm64 cpuinfo cannot show; only DMI says so. No /dev/kvm.
+    cpuinfo: arm64Cpuinfo(2),
+    kernelRelease: '6.8.0-1019-aws',
+    osRelease: OS_RELEASE.ubuntu2404,
+    modules: ['tun'],
+    builtin: COMMON_BUILTIN,
+    iommu: { groups: 0, units: [] },
+    devices: { tun: 'usable' },
+    tier: 'emulation',
+    dmi: { sysVendor: 'Amazon EC2', productName: 'c7g.large', productVersion: '', biosVendor: 'Amazon EC2' },
   },
 };
 
@@ -538,6 +594,7 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
     ...Object.fromEntries(spec.modules.map((name) => [`sys/module/${name}/refcnt`, '0\n'])),
     ...nested,
     ...cgroupFiles(options.cgroup ?? 'v2'),
+    ...dmiFiles(spec.dmi),
     ...Object.fromEntries(Array.from({ length: spec.iommu.groups }, (_, n) => [`sys/kernel/iommu_groups/${n}/type`, 'DMA-FQ\n'])),
   });
   const dirs = [
@@ -563,6 +620,16 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
     devices: deviceNumbers ? parseDeviceOverrides(deviceNumbers) : { ...DEVICE_SPECS },
     cliArgs: ['--host-root', root, ...(deviceNumbers ? ['--device-numbers', deviceNumbers] : [])],
     expectedTier: spec.tier,
+  };
+}
+
+/** sysfs shows each DMI string with a newline; an empty one is an empty line. */
+function dmiFiles(dmi: HostSpec['dmi']): Record<string, string> {
+  return {
+    'sys/class/dmi/id/sys_vendor': `${dmi.sysVendor}\n`,
+    'sys/class/dmi/id/product_name': `${dmi.productName}\n`,
+    'sys/class/dmi/id/product_version': `${dmi.productVersion}\n`,
+    'sys/class/dmi/id/bios_vendor': `${dmi.biosVendor}\n`,
   };
 }
 

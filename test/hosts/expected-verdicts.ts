@@ -14,7 +14,7 @@ export interface ExpectedVerdict {
   tier: Tier;
   ready: boolean;
   /** The statuses of the checks that decide or explain the verdict; checks not named are not judged. */
-  checks: Partial<Record<'cpu.virtualization' | 'dev.kvm' | 'dev.tun' | 'dev.vhost-net' | 'kvm.nested' | 'os.userland', CheckStatus>>;
+  checks: Partial<Record<'cpu.virtualization' | 'dev.kvm' | 'dev.tun' | 'dev.vhost-net' | 'kvm.nested' | 'os.userland' | 'platform', CheckStatus>>;
 }
 
 export interface ExpectedHost {
@@ -53,6 +53,31 @@ export const EXPECTED_VERDICTS: Record<HostProfile, ExpectedHost> = {
   al2023: {
     intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass', 'kvm.nested': 'pass', 'os.userland': 'warn' } },
     withoutKvm: METAL_WITHOUT_KVM,
+  },
+  // An EKS node on m5.large: a Nitro VM without VT-x or /dev/kvm; the platform check names the
+  // cloud VM type and warns (use m5.metal).
+  'ec2-vm': {
+    intact: {
+      tier: 'emulation',
+      ready: false,
+      checks: { 'cpu.virtualization': 'fail', 'dev.kvm': 'fail', 'dev.tun': 'pass', 'kvm.nested': 'warn', 'os.userland': 'warn', platform: 'warn' },
+    },
+  },
+  // The same family on m5.metal: bare metal, KVM works.
+  'ec2-metal': {
+    intact: {
+      tier: 'hardware',
+      ready: true,
+      checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass', 'kvm.nested': 'pass', 'os.userland': 'warn', platform: 'pass' },
+    },
+  },
+  // A Graviton c7g.large VM: arm64 shows no flag either way, but DMI says it is a cloud VM; no /dev/kvm.
+  'arm64-vm': {
+    intact: {
+      tier: 'emulation',
+      ready: false,
+      checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'fail', 'dev.tun': 'pass', 'kvm.nested': 'warn', 'os.userland': 'warn', platform: 'warn' },
+    },
   },
   // Graviton metal on Ubuntu: arm64 needs no CPU flag for KVM.
   'arm64-metal': {

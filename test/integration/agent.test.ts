@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
@@ -110,6 +110,14 @@ describe('virtgate agent against a real API server', () => {
     expect(report.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: node.name, uid: published_.metadata?.uid });
     expect(report.status).toMatchObject({ ready: true, tier: 'hardware', kvm: 'pass', conclusive: true, taint: { policy: 'off', applied: false } });
     expect(report.status?.checks.map((c) => c.id)).toContain('dev.kvm');
+    // The guest CPU features of the fixture's cpuinfo, sorted, for nodes.migration-pairs.
+    const features = report.status?.cpuFeatures ?? [];
+    expect(features).toEqual([...features].sort());
+    expect(features).toEqual(expect.arrayContaining(['avx512f', 'amx_tile', 'sse4_2']));
+    expect(features).not.toContain('vmx');
+    // The inventory describes the machine the agent runs on (here: this one), collected at start.
+    const processors = (await readFile('/proc/cpuinfo', 'utf8')).split('\n').filter((line) => /^processor\s*:/.test(line)).length;
+    expect(report.status?.inventory).toMatchObject({ collected: true, cpu: { threads: processors } });
   });
 
   it('labels an emulation-only host not ready, and a host without tun tier none', async () => {

@@ -94,7 +94,7 @@ describe('the aggregator against a real API server', () => {
     expect(before.aggregator).toMatchObject({ ready: true, synced: true, healthy: true });
     expect(before.versions.kubernetes).toEqual({ state: 'known', version: 'v1.36.3', minor: '1.36' });
     expect(check(before, 'kubevirt.deployed')).toMatchObject({ status: 'fail', evidence: { state: 'crd-absent' } });
-    expect(before.aggregator.watches.map((watch) => watch.kind).sort()).toEqual(['crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'nodes', 'nodevalidations']);
+    expect(before.aggregator.watches.map((watch) => watch.kind).sort()).toEqual(['crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'nodes', 'nodevalidations']);
 
     await installCrd(admin, KUBEVIRT_CRD);
     await installCrd(admin, CDI_CRD);
@@ -103,7 +103,7 @@ describe('the aggregator against a real API server', () => {
     const after = await harness.waitForGate('KubeVirt and CDI to be seen', (report) => report.versions.kubevirt.state === 'known' && report.versions.cdi.state === 'known');
     expect(check(after, 'kubevirt.deployed')).toMatchObject({ status: 'pass', evidence: { object: 'kubevirt/agg-late', phase: 'Deployed' } });
     expect(after.versions.cdi).toMatchObject({ version: 'v1.66.0', minor: '1.66' });
-    expect(after.aggregator.watches.map((watch) => watch.kind).sort()).toEqual(['cdis', 'crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'kubevirts', 'nodes', 'nodevalidations']);
+    expect(after.aggregator.watches.map((watch) => watch.kind).sort()).toEqual(['cdis', 'crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'kubevirts', 'nodes', 'nodevalidations']);
   });
 
   it('passes a supported tuple on validated nodes (exit 0)', async () => {

@@ -99,7 +99,7 @@ describe('virtgate aggregator (a real process)', () => {
     expect(value('virtgate_report_age_seconds', { node: 'agg-out-ready-1' })).toBeGreaterThanOrEqual(60);
     expect(value('virtgate_report_age_seconds', { node: 'agg-out-ready-1' })).toBeLessThan(600);
     expect(value('virtgate_report_age_seconds', { node: 'agg-out-stale' })).toBeGreaterThanOrEqual(7200);
-    for (const kind of ['nodes', 'nodevalidations', 'crd/kubevirts.kubevirt.io', 'crd/cdis.cdi.kubevirt.io', 'kubevirts', 'cdis']) {
+    for (const kind of ['nodes', 'nodevalidations', 'crd/kubevirts.kubevirt.io', 'crd/cdis.cdi.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'kubevirts', 'cdis']) {
       expect(value('virtgate_aggregator_watch_healthy', { kind }), kind).toBe(1);
       expect(value('virtgate_aggregator_lists_total', { kind }), kind).toBe(1);
     }

@@ -22,6 +22,7 @@ const RULES = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['kubevirt.io'], resources: ['kubevirts'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['cdi.kubevirt.io'], resources: ['cdis'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get', 'list', 'watch'] },
 ];
@@ -86,7 +87,7 @@ describe('the aggregator with get/list/watch only', () => {
     expect((await proc.get('/readyz')).status).toBe(200);
     const summary = (await (await proc.get('/api/v1/summary')).json()) as { aggregator: { watches: Array<{ kind: string; lists: number }> } };
     expect(summary.aggregator.watches.map((watch) => `${watch.kind}:${watch.lists}`).sort()).toEqual(
-      ['cdis', 'crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'kubevirts', 'nodes', 'nodevalidations'].map((kind) => `${kind}:1`),
+      ['cdis', 'crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'kubevirts', 'nodes', 'nodevalidations'].map((kind) => `${kind}:1`),
     );
 
     const all = mine(await cp.audit.since(start));
@@ -96,7 +97,7 @@ describe('the aggregator with get/list/watch only', () => {
     // Nothing it asked for was refused: the chart's read-only role is enough.
     expect(all.filter((event) => event.responseStatus?.code === 403).map((event) => event.requestURI)).toEqual([]);
     const lists = all.filter((event) => event.verb === 'list').map((event) => event.objectRef?.resource ?? event.requestURI);
-    expect(lists.sort()).toEqual(['cdis', 'customresourcedefinitions', 'customresourcedefinitions', 'kubevirts', 'nodes', 'nodevalidations']);
+    expect(lists.sort()).toEqual(['cdis', 'customresourcedefinitions', 'customresourcedefinitions', 'customresourcedefinitions', 'kubevirts', 'nodes', 'nodevalidations']);
     expect(mine(await cp.audit.since(quiet)).filter((event) => event.verb === 'list')).toEqual([]);
   });
 

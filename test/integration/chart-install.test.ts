@@ -455,6 +455,7 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
     const review = asAggregator.makeApiClient(AuthorizationV1Api);
     for (const [group, resource] of [
       ['kubevirt.io', 'kubevirts'],
+      ['kubevirt.io', 'virtualmachineinstances'],
       ['cdi.kubevirt.io', 'cdis'],
       ['apiextensions.k8s.io', 'customresourcedefinitions'],
     ]) {
@@ -498,6 +499,7 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
       ['', 'nodes', 'status'],
       ['virtgate.io', 'nodevalidations'],
       ['kubevirt.io', 'kubevirts'],
+      ['kubevirt.io', 'virtualmachineinstances'],
       ['cdi.kubevirt.io', 'cdis'],
       ['apiextensions.k8s.io', 'customresourcedefinitions'],
       ['', 'configmaps'],

@@ -11,6 +11,8 @@ import { statusOf, waitFor } from './wait.ts';
 
 export const KUBEVIRT_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/kubevirts.kubevirt.io.yaml');
 export const CDI_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/cdis.cdi.kubevirt.io.yaml');
+/** A minimal VirtualMachineInstance CRD (see the file): enough to create VMIs the aggregator counts. */
+export const VMI_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/virtualmachineinstances.kubevirt.io.yaml');
 
 export interface ReportOptions {
   /** The heartbeat time (the aggregator compares it with its own clock). */
@@ -19,6 +21,8 @@ export interface ReportOptions {
   tier?: 'hardware' | 'emulation' | 'none';
   vendor?: 'intel' | 'amd' | 'arm' | 'other';
   kernel?: string;
+  /** status.cpuFeatures: the guest-relevant CPU features, sorted; absent when not given. */
+  cpuFeatures?: string[];
   checks?: Array<{ id: string; status: 'pass' | 'warn' | 'fail' | 'skip' | 'error'; message: string }>;
 }
 
@@ -43,6 +47,7 @@ export function reportStatus(options: ReportOptions): Record<string, unknown> {
     lastTransitionAt: at,
     heartbeatAt: at,
     taint: { policy: 'off', applied: false },
+    ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
   };
 }
 
@@ -168,15 +173,42 @@ export async function resetCluster(kc: KubeConfig): Promise<void> {
 /** Deletes the KubeVirt and CDI CRDs (and so their objects), to show them being installed later. */
 export async function removeOptionalCrds(kc: KubeConfig): Promise<void> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
-  for (const name of ['kubevirts.kubevirt.io', 'cdis.cdi.kubevirt.io']) {
+  const optional = ['kubevirts.kubevirt.io', 'cdis.cdi.kubevirt.io', 'virtualmachineinstances.kubevirt.io'];
+  for (const name of optional) {
     await ignoreNotFound(() => api.deleteCustomResourceDefinition({ name }));
   }
   await waitFor(
     'the KubeVirt and CDI CRDs to be gone',
     async () => {
       const list = await api.listCustomResourceDefinition();
-      return list.items.some((crd) => ['kubevirts.kubevirt.io', 'cdis.cdi.kubevirt.io'].includes(crd.metadata?.name ?? '')) ? undefined : true;
+      return list.items.some((crd) => optional.includes(crd.metadata?.name ?? '')) ? undefined : true;
     },
     60_000,
   );
+}
+
+export interface VmiOptions {
+  name: string;
+  namespace: string;
+  nodeName: string;
+  phase?: string;
+  evictionStrategy?: string;
+}
+
+/** A VirtualMachineInstance as virt-controller leaves a scheduled one (needs VMI_CRD installed). */
+export async function createVmi(kc: KubeConfig, options: VmiOptions): Promise<void> {
+  await ensureNamespace(kc, options.namespace);
+  await retrying(() => kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+    group: 'kubevirt.io',
+    version: 'v1',
+    namespace: options.namespace,
+    plural: 'virtualmachineinstances',
+    body: {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachineInstance',
+      metadata: { name: options.name, namespace: options.namespace },
+      spec: { evictionStrategy: options.evictionStrategy ?? 'LiveMigrate', domain: { devices: {} } },
+      status: { nodeName: options.nodeName, phase: options.phase ?? 'Running', evictionStrategy: options.evictionStrategy ?? 'LiveMigrate' },
+    },
+  }));
 }

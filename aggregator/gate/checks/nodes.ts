@@ -1,9 +1,11 @@
 import type { JsonObject } from '../../../core/json.ts';
 import type { GateConfig } from '../../model/config.ts';
+import type { VmiSummary } from '../../model/vmi.ts';
 import { clip } from '../../model/untrusted.ts';
 import { canRunVms } from '../../readiness/sort.ts';
 import type { AssessedNode, ClusterReadiness } from '../../readiness/types.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
+import type { MigrationPlan } from '../migration.ts';
 import type { GateCheck } from '../types.ts';
 
 /** "Ready" below means able to take VMs: state ready or emulation (see readiness/types.ts). */
@@ -57,29 +59,48 @@ export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.r
   return { id, status: 'pass', message: `every node runs ${[...byRuntime.keys()].join(' or ')}`, evidence };
 }
 
-/** Vendors whose CPUs can host each other's migrating VMs; "other" and unknown are not grouped. */
-const KNOWN_VENDORS = new Set(['intel', 'amd', 'hygon', 'arm']);
-
-/** nodes.migration-pairs: at least two ready nodes of one CPU vendor → pass, else warn. */
-export function checkMigrationPairs(nodes: readonly AssessedNode[]): GateCheck<'nodes.migration-pairs'> {
+/**
+ * nodes.migration-pairs: every ready node has a live-migration target (gate/migration.ts) → pass;
+ * otherwise warn, naming each stranded node and what it lacks a partner for, and — where
+ * KubeVirt's VMIs are read — how many running LiveMigrate VMs a drain of it would stop.
+ */
+export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): GateCheck<'nodes.migration-pairs'> {
   const id = 'nodes.migration-pairs';
-  const byVendor: Record<string, number> = {};
-  let unknownVendor = 0;
-  for (const item of nodes) {
-    if (!canRunVms(item.readiness.state)) continue;
-    const vendor = item.readiness.cpuVendor;
-    if (vendor !== null && KNOWN_VENDORS.has(vendor)) byVendor[vendor] = (byVendor[vendor] ?? 0) + 1;
-    else unknownVendor += 1;
+  const vmisOn = (name: string): number | null => (vmis.state === 'listed' ? (vmis.liveMigrateByNode.get(name) ?? 0) : null);
+  const stranded = plan.stranded.map((node) => {
+    const count = vmisOn(node.name);
+    const drain = count !== null && count > 0 ? `; draining ${node.name} would stop ${plural(count, 'running LiveMigrate VM')}` : '';
+    return { node, count, line: `${node.name} (${node.vendor ?? 'unknown vendor'}): ${node.lacks}${drain}` };
+  });
+  const atRisk = stranded.reduce((sum, item) => sum + (item.count ?? 0), 0);
+  const evidence: JsonObject = {
+    readyNodes: plan.nodes.length,
+    strandedNodes: plan.stranded.length,
+    stranded: firstFew(stranded.map((item) => item.line), 10).map((line) => clip(line, 400)),
+    featureSources: countBy(plan.nodes.map((node) => node.source ?? 'none')),
+    unverified: firstFew(plan.nodes.filter((node) => node.unverifiedTargets > 0).map((node) => node.name)),
+    vmis: vmis.state === 'listed' ? { state: 'listed', total: vmis.total, liveMigrateOnStranded: atRisk } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
+  };
+  if (plan.nodes.length === 0) return { id, status: 'unknown', message: 'no ready nodes to pair', evidence };
+  if (stranded.length === 0) {
+    const fewest = plan.nodes.reduce((least, node) => Math.min(least, node.targetCount), Number.MAX_SAFE_INTEGER);
+    const unverified = plan.nodes.filter((node) => node.unverifiedTargets > 0).length;
+    const note = unverified > 0 ? `; CPU features unknown for some pairs of ${plural(unverified, 'node')}, compared by vendor and kernel only` : '';
+    return { id, status: 'pass', message: `every ready node (${plan.nodes.length}) has a live-migration target (at least ${fewest})${note}`, evidence };
   }
-  const pairs = Object.entries(byVendor).filter(([, count]) => count >= 2).map(([vendor]) => vendor);
-  const evidence = { byVendor, unknownVendor };
-  if (pairs.length > 0) return { id, status: 'pass', message: `live migration has a target: ready nodes share a CPU vendor (${pairs.join(', ')})`, evidence };
+  const vmNote = vmis.state === 'listed' ? ` ${plural(atRisk, 'running LiveMigrate VM')} on them cannot move.` : '';
   return {
     id,
     status: 'warn',
-    message: 'no two ready nodes share a CPU vendor: a VM cannot live-migrate (node drains and upgrades will stop VMs)',
+    message: `${plural(stranded.length, 'ready node has', 'ready nodes have')} no live-migration target (draining or upgrading ${stranded.length === 1 ? 'it stops its' : 'them stops their'} VMs): ${clip(stranded.slice(0, 3).map((item) => item.line).join('; '), 900)}${stranded.length > 3 ? ` (+${stranded.length - 3} more)` : ''}.${vmNote}`,
     evidence,
   };
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
 }
 
 const KERNEL_USERLAND_CHECKS = new Set(['kernel.version', 'os.userland']);

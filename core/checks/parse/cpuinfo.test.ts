@@ -64,6 +64,8 @@ describe('parseCpuinfo', () => {
       vmx: true,
       svm: false,
       hypervisor: false,
+      // Only the guest-relevant flags, sorted: not fpu/pae/apic (every x86 has them or the host keeps them) nor vmx.
+      features: ['avx2', 'avx512f', 'cx8', 'sse4_1', 'sse4_2', 'ssse3'],
     });
   });
 

@@ -1,4 +1,5 @@
 import type { Observation } from '../observation.ts';
+import { guestFeatures } from './guest-features.ts';
 
 export type CpuArch = 'x86_64' | 'arm64' | 'other';
 export type CpuVendor = 'intel' | 'amd' | 'hygon' | 'arm' | 'other';
@@ -12,6 +13,8 @@ export interface CpuFacts {
   svm: boolean;
   /** The kernel runs under a hypervisor: this host is itself a VM. */
   hypervisor: boolean;
+  /** The guest-relevant CPU features, sorted (parse/guest-features.ts): what live migration compares. */
+  features: string[];
 }
 
 const X86_VENDORS: Record<string, CpuVendor> = {
@@ -84,6 +87,7 @@ export function parseCpuinfo(text: string): Observation<CpuFacts> {
         vmx: set.has('vmx'),
         svm: set.has('svm'),
         hypervisor: set.has('hypervisor'),
+        features: guestFeatures('x86_64', flags),
       },
     };
   }
@@ -99,6 +103,7 @@ export function parseCpuinfo(text: string): Observation<CpuFacts> {
         svm: false,
         // arm64 cpuinfo does not say whether the kernel runs under a hypervisor.
         hypervisor: false,
+        features: guestFeatures('arm64', armFeatures ?? ''),
       },
     };
   }

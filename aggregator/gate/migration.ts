@@ -1,0 +1,215 @@
+import { canRunVms } from '../readiness/sort.ts';
+import type { AssessedNode, ClusterReadiness } from '../readiness/types.ts';
+
+/**
+ * Live-migration targets, per ready node. KubeVirt's default CPU model is `host-model`: a VM
+ * started on node A gets A's CPU features, so it can only move to a node of the same vendor that
+ * has every one of them. The kernel's virtio-net USO offer (6.2 and later) must match as well:
+ * QEMU refuses the device state of a USO host on a host without it (kubevirt/kubevirt#16386),
+ * so a 6.8 node and a 5.14 node are not partners either way. Pure: no clock, no I/O.
+ *
+ * Features come from KubeVirt's own node labels when both nodes of a pair have them (virt-handler
+ * sets `cpu-feature.node.kubevirt.io/<f>` and `host-model-cpu.node.kubevirt.io/<model>`), else
+ * from both nodes' NodeValidation reports (`status.cpuFeatures`). The two sources name features
+ * differently (libvirt's `sse4.1` is cpuinfo's `sse4_1`), so a pair is only ever compared
+ * within one source. A pair with no source in common (a report from an agent older than
+ * `cpuFeatures`, no KubeVirt) is compared by vendor and kernel only: it counts as a target, and
+ * as `unverified`, so an upgrade does not strand every node until the agents catch up.
+ */
+
+export const CPU_FEATURE_LABEL = 'cpu-feature.node.kubevirt.io/';
+export const HOST_MODEL_LABEL = 'host-model-cpu.node.kubevirt.io/';
+
+/** Vendors whose CPUs can host each other's migrating VMs; "other" and unknown are never paired. */
+const KNOWN_VENDORS = new Set(['intel', 'amd', 'hygon', 'arm']);
+
+export type FeatureSource = 'kubevirt-labels' | 'report';
+
+interface Profile {
+  name: string;
+  vendor: string | null;
+  /** null when the kernel is unknown. */
+  usoOffer: boolean | null;
+  kernel: string | null;
+  labels: ReadonlySet<string> | null;
+  report: ReadonlySet<string> | null;
+}
+
+export interface NodeMigration {
+  name: string;
+  vendor: string | null;
+  /** Where this node's features came from for its comparisons; null when it has none. */
+  source: FeatureSource | null;
+  targetCount: number;
+  /** Targets whose CPU features could not be compared (vendor and kernel match; no common feature source). */
+  unverifiedTargets: number;
+  /** A few of the targets (at most 10), sorted. */
+  targets: string[];
+  /** Why the node has no target (empty when it has one). */
+  lacks: string;
+  /** The same-vendor node closest to being a target, and what it lacks; null when there is none. */
+  nearest: { name: string; missing: string[] } | null;
+}
+
+export interface MigrationPlan {
+  /** Every ready node, by name. */
+  nodes: NodeMigration[];
+  stranded: NodeMigration[];
+}
+
+const MAX_TARGETS_LISTED = 10;
+const MAX_MISSING_LISTED = 20;
+
+/** Kernels 6.2 and later offer virtio-net USO; `kernel` is `6.8`, or a full release `6.8.0-45-generic`. */
+export function offersUso(kernel: string | null): boolean | null {
+  const match = kernel === null ? null : /^(\d+)\.(\d+)/.exec(kernel);
+  if (!match) return null;
+  const major = Number(match[1]);
+  const minor = Number(match[2]);
+  return major > 6 || (major === 6 && minor >= 2);
+}
+
+/** KubeVirt's CPU labels as one feature set (host models as `host-model:<name>`); null when virt-handler set none. */
+export function labelFeatures(labels: Readonly<Record<string, string>>): Set<string> | null {
+  const features = new Set<string>();
+  for (const [key, value] of Object.entries(labels)) {
+    if (value !== 'true') continue;
+    if (key.startsWith(CPU_FEATURE_LABEL)) features.add(key.slice(CPU_FEATURE_LABEL.length));
+    else if (key.startsWith(HOST_MODEL_LABEL)) features.add(`host-model:${key.slice(HOST_MODEL_LABEL.length)}`);
+  }
+  return features.size > 0 ? features : null;
+}
+
+interface FeatureSet {
+  set: ReadonlySet<string> | null;
+  /** Equal keys, equal sets: what groups nodes (order as written; an unsorted list only groups less). */
+  key: string;
+}
+
+/**
+ * Nodes and reports are narrowed once, when they arrive, and kept as the same objects until they
+ * change: their feature sets are cached per object, so a recompute does not rebuild 5,000 sets.
+ */
+const fromReports = new WeakMap<readonly string[], FeatureSet>();
+const fromLabels = new WeakMap<Readonly<Record<string, string>>, FeatureSet>();
+
+function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, build: () => ReadonlySet<string> | null): FeatureSet {
+  let entry = cache.get(source);
+  if (!entry) {
+    const set = build();
+    entry = { set, key: set === null ? '-' : [...set].join(',') };
+    cache.set(source, entry);
+  }
+  return entry;
+}
+
+function profileOf(item: AssessedNode): Profile & { key: string } {
+  const features = item.report?.cpuFeatures ?? null;
+  const labels = cached(fromLabels, item.node.labels, () => labelFeatures(item.node.labels));
+  const report = features === null ? { set: null, key: '-' } : cached(fromReports, features, () => new Set(features));
+  const vendor = item.readiness.cpuVendor;
+  const usoOffer = offersUso(item.readiness.kernel);
+  return {
+    name: item.node.name,
+    vendor,
+    usoOffer,
+    kernel: item.readiness.kernel,
+    labels: labels.set,
+    report: report.set,
+    key: [vendor ?? '?', item.readiness.kernel ?? '?', labels.key, report.key].join('|'),
+  };
+}
+
+/**
+ * What `target` lacks to take `source`'s VMs (empty: it is a target); `compared` is false when
+ * the two have no feature source in common, so only the kernel could be compared.
+ */
+function missingOn(source: Profile, target: Profile): { missing: string[]; compared: boolean } {
+  const missing: string[] = [];
+  if (source.usoOffer !== null && target.usoOffer !== null && source.usoOffer !== target.usoOffer) {
+    missing.push(`virtio-net USO ${source.usoOffer ? 'offered' : 'not offered'} (kernel ${source.kernel} vs ${target.kernel})`);
+  }
+  const [from, to] = source.labels && target.labels ? [source.labels, target.labels] : source.report && target.report ? [source.report, target.report] : [null, null];
+  if (from === null || to === null) return { missing, compared: false };
+  for (const feature of from) if (!to.has(feature)) missing.push(feature);
+  return { missing, compared: true };
+}
+
+/** A group of nodes that compare identically: same vendor, kernel USO offer and feature sets. */
+interface Group {
+  profile: Profile;
+  members: string[];
+}
+
+/**
+ * Targets for every ready node. Nodes that compare identically are grouped first, so the work is
+ * quadratic in the number of distinct CPU/kernel kinds, not in the number of nodes.
+ */
+export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
+  const groups = new Map<string, Group>();
+  for (const item of nodes) {
+    if (!canRunVms(item.readiness.state)) continue;
+    const profile = profileOf(item);
+    const key = profile.key;
+    const group = groups.get(key);
+    if (group) group.members.push(profile.name);
+    else groups.set(key, { profile, members: [profile.name] });
+  }
+  const all = [...groups.values()];
+  const result: NodeMigration[] = [];
+  for (const group of all) {
+    const source = group.profile;
+    const vendorKnown = source.vendor !== null && KNOWN_VENDORS.has(source.vendor);
+    const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
+    const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
+    const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
+    // Once per group, not per node: every member has the same targets, less itself.
+    const firstNames = targetGroups.flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1)).sort();
+    const total = targetGroups.reduce((sum, { other }) => sum + other.members.length, 0);
+    const unverifiedTotal = targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0);
+    const ownIsTarget = targetGroups.some(({ other }) => other === group);
+    const ownUnverified = targetGroups.some(({ other, missing }) => other === group && !missing.compared);
+    for (const name of group.members) {
+      const targetCount = total - (ownIsTarget ? 1 : 0);
+      const listed = firstNames.filter((member) => member !== name).slice(0, MAX_TARGETS_LISTED);
+      const unverified = unverifiedTotal - (ownUnverified ? 1 : 0);
+      const migration: NodeMigration = {
+        name,
+        vendor: source.vendor,
+        source: source.labels ? 'kubevirt-labels' : source.report ? 'report' : null,
+        targetCount,
+        unverifiedTargets: unverified,
+        targets: listed,
+        lacks: '',
+        nearest: null,
+      };
+      if (targetCount === 0) Object.assign(migration, explainStranded(source, name, vendorKnown, compared));
+      result.push(migration);
+    }
+  }
+  result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { nodes: result, stranded: result.filter((node) => node.targetCount === 0) };
+}
+
+function explainStranded(
+  source: Profile,
+  name: string,
+  vendorKnown: boolean,
+  compared: ReadonlyArray<{ other: Group; missing: { missing: string[]; compared: boolean } }>,
+): Pick<NodeMigration, 'lacks' | 'nearest'> {
+  if (!vendorKnown) return { lacks: `its CPU vendor is ${source.vendor ?? 'unknown'}, which is never paired`, nearest: null };
+  const candidates = compared
+    .flatMap(({ other, missing }) => other.members.filter((member) => member !== name).map((member) => ({ member, missing: missing.missing })))
+    .sort((a, b) => a.missing.length - b.missing.length || (a.member < b.member ? -1 : 1));
+  const best = candidates[0];
+  if (best === undefined) return { lacks: `no other ready ${source.vendor} node`, nearest: null };
+  const missing = best.missing.slice(0, MAX_MISSING_LISTED);
+  const more = best.missing.length > missing.length ? ` and ${best.missing.length - missing.length} more` : '';
+  return { lacks: `the nearest ${source.vendor} candidate ${best.member} lacks ${missing.join(', ')}${more}`, nearest: { name: best.member, missing } };
+}
+
+/** The readiness with each ready node's target count filled in (new node objects; the input is not changed). */
+export function withMigrationTargets(readiness: ClusterReadiness, plan: MigrationPlan): ClusterReadiness {
+  const counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
+  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: counts.get(node.name) ?? null })) };
+}
