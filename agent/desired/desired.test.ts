@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostFacts } from '../../core/checks/registry.ts';
+import { exampleFacts, type HostFacts } from '../../core/checks/registry.ts';
 import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
 import { nodeValidationStatusSchema, storedNodeValidationSchema } from '../../core/report/schema.ts';
@@ -15,8 +15,9 @@ import { holdVerdict } from './verdict-hold.ts';
 
 const keys = nodeKeys();
 
+// Every family's example, then what these tests depend on: a host whose devices are all missing.
 const facts = {
-  hostRoot: '/host',
+  ...exampleFacts('/host'),
   cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['aes', 'avx', 'avx2', 'sse4_2'] } },
   kvm: { path: 'dev/kvm', state: 'missing' },
   tun: { path: 'dev/net/tun', state: 'missing' },
@@ -27,8 +28,6 @@ const facts = {
   nested: { kvmIntel: null, kvmAmd: null },
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
-  hugepages: { state: 'unknown', reason: 'x' },
-  platform: { dmi: null, hypervisorType: null, deviceTree: null },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

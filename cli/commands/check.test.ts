@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { buildHost, type BuiltHost, type HostProfile } from '../../test/hosts/build-host.ts';
 import { CLI_MAIN, tempDir, vhvFixture } from '../../test/hosts/paths.ts';
 import { runCli } from '../../test/hosts/run-cli.ts';
-import { CHECK_IDS } from '../../core/checks/registry.ts';
+import { CHECK_IDS, exampleFacts } from '../../core/checks/registry.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
 import { TIERS } from '../../core/checks/verdict.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';
@@ -61,7 +61,7 @@ const REPORT = z
           })
           .strict(),
       })
-      .strict(),
+      .passthrough(),
     inventory: inventorySchema.strict(),
   })
   .strict();
@@ -121,6 +121,8 @@ describe('virtgate check --json on fixture hosts', () => {
     expect(report).toMatchObject({ tier: 'hardware', ready: true, conclusive: true, hostRoot: host('intel-metal').root });
     expect(report.policy).toEqual({ allowEmulation: false, minKernel: '4.18' });
     expect(report.checks.map((check) => check.id)).toEqual([...CHECK_IDS]);
+    // Exactly the registered families. facts: nothing undocumented slips in.
+    expect(Object.keys(report.facts).sort()).toEqual(Object.keys(exampleFacts()).sort());
     expect(report.facts.kvm).toMatchObject({ state: 'present', overridden: true, open: 'ok' });
     expect(report.checks.find((check) => check.id === 'dev.kvm')?.message).toContain('[test override of device numbers]');
   });

@@ -68,4 +68,5 @@ export const cgroupFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<CgroupFamilyFacts> => ({ cgroup: await probeCgroup(hostRoot) }),
   evaluate: (facts: CgroupFamilyFacts) => [evaluateCgroup(facts.cgroup)],
+  example: { cgroup: { state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'pids'] } } } satisfies CgroupFamilyFacts,
 } satisfies CheckFamily;

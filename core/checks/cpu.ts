@@ -41,4 +41,5 @@ export const cpuFamily = {
   ids: IDS,
   probe: probeCpu,
   evaluate: (facts: CpuFamilyFacts) => [evaluateCpuVirtualization(facts.cpu)],
+  example: { cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } } } satisfies CpuFamilyFacts,
 } satisfies CheckFamily;

@@ -195,6 +195,18 @@ async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<Device
   return { kvm, tun, vhostNet };
 }
 
+/** A device node with the expected numbers that opens read-write: the example host's. */
+const present = (path: string, major: number, minor: number): DeviceFacts => ({
+  path,
+  state: 'present',
+  kind: 'char',
+  major,
+  minor,
+  expected: `${major}:${minor}`,
+  overridden: false,
+  open: 'ok',
+});
+
 export const devicesFamily = {
   ids: IDS,
   probe: probeDevices,
@@ -203,4 +215,5 @@ export const devicesFamily = {
     evaluateDevice(facts.tun, DEVICE_RULES.tun),
     evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
   ],
+  example: { kvm: present('dev/kvm', 10, 232), tun: present('dev/net/tun', 10, 200), vhostNet: present('dev/vhost-net', 10, 238) } satisfies DevicesFamilyFacts,
 } satisfies CheckFamily;

@@ -5,7 +5,7 @@ import { isEnterpriseLinux, isEnterpriseLinuxKernel } from './enterprise-linux.t
 import { decide, evaluate, TIER_CHECKS } from './evaluate.ts';
 import type { OsRelease } from './parse/os-release.ts';
 import { DEFAULT_POLICY, type Policy } from './policy.ts';
-import { CHECK_IDS, type CheckId, type HostFacts } from './registry.ts';
+import { CHECK_IDS, type CheckId, exampleFacts, type HostFacts } from './registry.ts';
 import { CHECK_STATUSES, type CheckStatus } from './result.ts';
 import type { CheckResult, Verdict } from './verdict.ts';
 import type { VhvFacts } from './vhv.ts';
@@ -26,24 +26,9 @@ const os = (fields: Partial<OsRelease> & { id: string }): HostFacts['os'] => ({
   value: { idLike: [], versionId: '', name: fields.id, prettyName: fields.id, ...fields },
 });
 
-/** A healthy RHEL 9 Intel metal host, as plain facts. */
+/** A healthy RHEL 9 Intel metal host, as plain facts: every family's example (registry.ts). */
 function metal(overrides: Partial<HostFacts> = {}): HostFacts {
-  return {
-    hostRoot: '/',
-    cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } },
-    kvm: device('dev/kvm', 10, 232),
-    tun: device('dev/net/tun', 10, 200),
-    vhostNet: device('dev/vhost-net', 10, 238),
-    kernelRelease: { state: 'ok', value: '5.14.0-427.13.1.el9_4.x86_64' },
-    os: os({ id: 'rhel', idLike: ['fedora'], versionId: '9.4', prettyName: 'Red Hat Enterprise Linux 9.4 (Plow)' }),
-    modules: { state: 'ok', value: { sources: ['proc/modules', 'sys/module'], loaded: ['kvm', 'kvm_intel', 'vhost_net', 'tun'] } },
-    nested: { kvmIntel: 'N', kvmAmd: null },
-    cgroup: { state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'pids'] } },
-    iommu: { state: 'ok', value: { groups: 40, units: 2 } },
-    hugepages: { state: 'ok', value: { meminfo: { sizeKiB: 2048, total: 0, free: 0 }, pools: [{ sizeKiB: 2048, total: 0, free: 0 }] } },
-    platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null },
-    ...overrides,
-  };
+  return { ...exampleFacts(), ...overrides };
 }
 
 const NO_VHV: VhvFacts = { state: 'disabled' };

@@ -15,10 +15,14 @@ export interface ProbeContext {
  *   caller runs or leaves out, and its facts arrive beside the host's.
  * - `evaluate` is pure. It receives all facts (its parameter type names the ones it reads, which
  *   may belong to other families) and returns one result per id, in the order of `ids`.
+ * - `example` (every family with a probe has one): what its probe returns on a healthy bare-metal
+ *   Intel host. Tests build a complete HostFacts from the examples (`exampleFacts`), so adding a
+ *   family never edits another family's tests.
  */
 export interface CheckFamily {
   readonly ids: readonly string[];
   readonly probe?: (context: ProbeContext) => Promise<object>;
+  readonly example?: object;
   // `never`: any parameter type fits here; the registry's call checks each against the real facts.
   readonly evaluate: (facts: never, policy: Policy) => ReadonlyArray<CheckResultOf<string>>;
 }

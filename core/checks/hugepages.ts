@@ -104,4 +104,5 @@ export const hugepagesFamily = {
   ids: IDS,
   probe: probeHugepages,
   evaluate: (facts: HugepagesFamilyFacts) => [evaluateHugepages(facts.hugepages)],
+  example: { hugepages: { state: 'ok', value: { meminfo: { sizeKiB: 2048, total: 0, free: 0 }, pools: [{ sizeKiB: 2048, total: 0, free: 0 }] } } } satisfies HugepagesFamilyFacts,
 } satisfies CheckFamily;

@@ -51,4 +51,5 @@ export const iommuFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<IommuFamilyFacts> => ({ iommu: await probeIommu(hostRoot) }),
   evaluate: (facts: IommuFamilyFacts) => [evaluateIommu(facts.iommu)],
+  example: { iommu: { state: 'ok', value: { groups: 40, units: 2 } } } satisfies IommuFamilyFacts,
 } satisfies CheckFamily;

@@ -63,4 +63,5 @@ export const kernelFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<KernelFamilyFacts> => ({ kernelRelease: await probeKernelRelease(hostRoot) }),
   evaluate: (facts: KernelFamilyFacts, policy: Policy) => [evaluateKernelVersion(facts.kernelRelease, policy.minKernel)],
+  example: { kernelRelease: { state: 'ok', value: '5.14.0-427.13.1.el9_4.x86_64' } } satisfies KernelFamilyFacts,
 } satisfies CheckFamily;

@@ -143,4 +143,5 @@ export const modulesFamily = {
     evaluateModules(facts.modules, facts.cpu, facts),
     evaluateNested(facts, facts.nested),
   ],
+  example: { modules: { state: 'ok', value: { sources: ['proc/modules', 'sys/module'], loaded: ['kvm', 'kvm_intel', 'vhost_net', 'tun'] } }, nested: { kvmIntel: 'N', kvmAmd: null } } satisfies ModulesFamilyFacts,
 } satisfies CheckFamily;

@@ -42,4 +42,5 @@ export const osFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<OsFamilyFacts> => ({ os: await probeOsRelease(hostRoot) }),
   evaluate: (facts: OsFamilyFacts) => [evaluateUserland(facts.os)],
+  example: { os: { state: 'ok', value: { id: 'rhel', idLike: ['fedora'], versionId: '9.4', name: 'rhel', prettyName: 'Red Hat Enterprise Linux 9.4 (Plow)' } } } satisfies OsFamilyFacts,
 } satisfies CheckFamily;

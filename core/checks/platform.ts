@@ -240,4 +240,5 @@ export const platformFamily = {
   ids: IDS,
   probe: probePlatform,
   evaluate: (facts: PlatformFamilyFacts & CpuFamilyFacts) => [evaluatePlatform(facts)],
+  example: { platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null } } satisfies PlatformFamilyFacts,
 } satisfies CheckFamily;

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/hosts/paths.ts';
 import { DEVICE_SPECS } from './device-numbers.ts';
 import { probeHost } from './probe-host.ts';
-import { CHECK_IDS, FAMILIES } from './registry.ts';
+import { evaluate } from './evaluate.ts';
+import { DEFAULT_POLICY } from './policy.ts';
+import { CHECK_IDS, exampleFacts, FAMILIES } from './registry.ts';
 
 let root = '';
 let remove = async () => {};
@@ -25,5 +27,19 @@ describe('the family registry', () => {
     const all = keysByFamily.flat();
     expect(new Set(all).size).toBe(all.length);
     expect(Object.keys(await probeHost(root))).toEqual(['hostRoot', ...all]);
+  });
+});
+
+describe('family examples', () => {
+  it('every family that probes gives an example with exactly the keys its probe returns, and together they are a healthy metal host', async () => {
+    for (const family of FAMILIES) {
+      if (!('probe' in family)) continue;
+      expect('example' in family, `${family.ids.join(', ')}: no example`).toBe(true);
+    }
+    const facts = exampleFacts();
+    // The keys a real probe of this machine returns are the keys of the examples.
+    const probed = await probeHost('/');
+    expect(Object.keys(facts).sort()).toEqual(Object.keys(probed).sort());
+    expect(evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY)).toMatchObject({ tier: 'hardware', ready: true, conclusive: true });
   });
 });

@@ -42,3 +42,8 @@ type Flat<T> = { [K in keyof T]: T[K] };
  * family's probe returns. Nothing here decides pass or fail.
  */
 export type HostFacts = Flat<{ hostRoot: string } & Intersection<ProbedFacts<Family>>>;
+
+/** A healthy bare-metal Intel host as facts: every family's `example`, for tests to start from. */
+export function exampleFacts(hostRoot = '/'): HostFacts {
+  return Object.assign({ hostRoot }, ...FAMILIES.map((family) => ('example' in family ? structuredClone(family.example) : {}))) as HostFacts;
+}
