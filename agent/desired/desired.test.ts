@@ -25,6 +25,9 @@ const facts = {
   cgroup: { state: 'unknown', reason: 'x' },
   iommu: { state: 'unknown', reason: 'x' },
   hugepages: { state: 'unknown', reason: 'x' },
+  kvmProvider: { state: 'unknown', reason: 'x' },
+  kvmRun: { state: 'not-run', reason: 'turned off (--no-kvm-run)' },
+  deviceAccess: { kvm: { path: 'dev/kvm', state: 'missing' }, tun: { path: 'dev/net/tun', state: 'missing' }, 'vhost-net': { path: 'dev/vhost-net', state: 'missing' } },
 } satisfies HostFacts;
 
 function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {

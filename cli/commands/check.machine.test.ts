@@ -41,6 +41,8 @@ function readHere() {
     x86WithoutHwVirt: !arm64 && !flags.includes('vmx') && !flags.includes('svm'),
     hypervisor: flags.includes('hypervisor'),
     kvm: opens('/dev/kvm'),
+    // Paravirtual KVM (no VT-x/AMD-V): the module's sysfs directory, read here independently.
+    kvmPvm: existsSync('/sys/module/kvm_pvm'),
     tun: opens('/dev/net/tun'),
     osId: readFileSync('/etc/os-release', 'utf8').match(/^ID=["']?([^"'\n]+)/m)?.[1]?.toLowerCase(),
     kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
@@ -80,7 +82,8 @@ describe('virtgate check on this machine', () => {
   it('dev.kvm and dev.tun agree with a direct open() of the devices', async () => {
     const here = readHere();
     const { report } = await checkHere('--no-vhv');
-    expect(byId(report, 'dev.kvm').status).toBe(here.kvm === 'ok' ? 'pass' : 'fail');
+    expect(byId(report, 'dev.kvm').status).toBe(here.kvm !== 'ok' ? 'fail' : here.kvmPvm ? 'warn' : 'pass');
+    if (here.kvm === 'ok' && here.kvmPvm) expect(byId(report, 'dev.kvm').message).toMatch(/served by kvm_pvm: paravirtual KVM/);
     if (here.kvm === 'missing') expect(byId(report, 'dev.kvm').message).toBe('/dev/kvm does not exist');
     if (here.kvm === 'ENODEV') expect(byId(report, 'dev.kvm').message).toMatch(/driver is not loaded/);
     expect(byId(report, 'dev.tun').status).toBe(here.tun === 'ok' ? 'pass' : 'fail');
@@ -96,6 +99,8 @@ describe('virtgate check on this machine', () => {
     }
     // A host whose /dev/kvm does not open is never hardware.
     if (here.kvm !== 'ok') expect(report.tier).not.toBe('hardware');
+    // A host whose /dev/kvm is served by kvm_pvm is never hardware.
+    if (here.kvmPvm) expect(report.tier).not.toBe('hardware');
     // Without a tun device no VM gets a network: the host cannot run VMs at all.
     if (here.tun !== 'ok') expect(report.tier).toBe('none');
     // A host that can run VMs is at least emulation.

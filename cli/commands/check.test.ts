@@ -52,6 +52,12 @@ const REPORT = z
         cgroup: observation,
         iommu: observation,
         hugepages: observation,
+        kvmProvider: observation,
+        kvmRun: z.union([
+          z.object({ state: z.literal('not-run'), reason: z.string().min(1) }).strict(),
+          z.object({ state: z.literal('ran'), outcome: z.enum(['halted', 'failed', 'timeout', 'error']), devicePath: z.string(), durationMs: z.number(), steps: z.array(z.object({ step: z.string() }).passthrough()) }).passthrough(),
+        ]),
+        deviceAccess: z.object({ kvm: device, tun: device, 'vhost-net': device }).strict(),
       })
       .strict(),
   })

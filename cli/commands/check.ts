@@ -21,6 +21,7 @@ interface CheckOptions {
   vhvOutput?: string;
   vhvCommand: string;
   vhvTimeout: number;
+  kvmRun: boolean;
   deviceNumbers: Record<DeviceName, DeviceSpec>;
 }
 
@@ -42,6 +43,7 @@ export function checkCommand(): Command {
     .addOption(new Option('--vhv-output <file>', 'evaluate a recorded `virt-host-validate qemu` output instead of running it').conflicts('vhv'))
     .option('--no-vhv', 'leave virt-host-validate out')
     .option('--vhv-command <path>', 'the virt-host-validate executable', DEFAULT_VHV_OPTIONS.command)
+    .option('--no-kvm-run', 'do not run the tiny KVM guest (check kvm.run)')
     .addOption(
       new Option('--vhv-timeout <seconds>', 'kill virt-host-validate after this long')
         .default(DEFAULT_VHV_OPTIONS.timeoutSeconds)
@@ -76,7 +78,7 @@ async function runCheck(options: CheckOptions): Promise<number> {
     });
   }
   const policy = { allowEmulation: options.allowEmulation, minKernel: options.minKernel };
-  const [facts, vhv] = await Promise.all([probeHost(options.hostRoot, options.deviceNumbers), virtHostValidate(options)]);
+  const [facts, vhv] = await Promise.all([probeHost(options.hostRoot, options.deviceNumbers, { enabled: options.kvmRun }), virtHostValidate(options)]);
   const verdict = evaluate(facts, vhv, policy);
   if (options.json) {
     const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: options.hostRoot, policy, facts };

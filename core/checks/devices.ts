@@ -3,6 +3,8 @@ import { open, stat } from 'node:fs/promises';
 import type { DeviceSpec } from './device-numbers.ts';
 import type { CheckFamily, ProbeContext } from './family.ts';
 import { errnoCode, errorDetail, hostPath } from './files.ts';
+import { type KvmProvider, probeKvmProvider } from './kvm-provider.ts';
+import type { Observation } from './observation.ts';
 import type { CheckResultOf } from './result.ts';
 
 /** The device nodes KubeVirt needs: /dev/kvm, /dev/net/tun and /dev/vhost-net, opened for real. */
@@ -32,6 +34,8 @@ export interface DevicesFamilyFacts {
   kvm: DeviceFacts;
   tun: DeviceFacts;
   vhostNet: DeviceFacts;
+  /** Which module serves /dev/kvm (kvm-provider.ts). */
+  kvmProvider: Observation<KvmProvider>;
 }
 
 // Linux dev_t encoding (glibc gnu_dev_major / gnu_dev_minor), valid for 32- and 64-bit dev_t.
@@ -187,19 +191,36 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
 }
 
 async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
-  const [kvm, tun, vhostNet] = await Promise.all([
+  const [kvm, tun, vhostNet, kvmProvider] = await Promise.all([
     probeDevice(hostRoot, devices.kvm),
     probeDevice(hostRoot, devices.tun),
     probeDevice(hostRoot, devices['vhost-net']),
+    probeKvmProvider(hostRoot),
   ]);
-  return { kvm, tun, vhostNet };
+  return { kvm, tun, vhostNet, kvmProvider };
+}
+
+/**
+ * dev.kvm, with what its provider means: /dev/kvm served by kvm_pvm opens and runs a tiny guest,
+ * yet it is paravirtual KVM, so it is never `pass` (and the tier never `hardware`).
+ */
+export function evaluateKvmDevice(device: DeviceFacts, provider: Observation<KvmProvider>): CheckResultOf<DeviceCheckId> {
+  const result = evaluateDevice(device, DEVICE_RULES.kvm);
+  if (result.status !== 'pass' || provider.state !== 'ok' || provider.value.module !== 'kvm_pvm') return result;
+  return {
+    ...result,
+    status: 'warn',
+    message: `${result.message}, but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot`,
+    hint: 'KubeVirt needs hardware virtualization (kvm_intel with VT-x or kvm_amd with AMD-V): use a bare-metal node or a VM with nested virtualization. Until then VMs can only run emulated (useEmulation).',
+    observed: { ...result.observed, provider: 'kvm_pvm' },
+  };
 }
 
 export const devicesFamily = {
   ids: IDS,
   probe: probeDevices,
   evaluate: (facts: DevicesFamilyFacts) => [
-    evaluateDevice(facts.kvm, DEVICE_RULES.kvm),
+    evaluateKvmDevice(facts.kvm, facts.kvmProvider),
     evaluateDevice(facts.tun, DEVICE_RULES.tun),
     evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
   ],

@@ -41,6 +41,13 @@ function metal(overrides: Partial<HostFacts> = {}): HostFacts {
     cgroup: { state: 'ok', value: { version: 2, controllers: ['cpuset', 'cpu', 'io', 'memory', 'pids'] } },
     iommu: { state: 'ok', value: { groups: 40, units: 2 } },
     hugepages: { state: 'ok', value: { meminfo: { sizeKiB: 2048, total: 0, free: 0 }, pools: [{ sizeKiB: 2048, total: 0, free: 0 }] } },
+    kvmProvider: { state: 'ok', value: { module: 'kvm_intel', seen: ['kvm', 'kvm_intel'] } },
+    kvmRun: { state: 'not-run', reason: 'turned off (--no-kvm-run)' },
+    deviceAccess: {
+      kvm: { path: 'dev/kvm', state: 'present', mode: 0o666, uid: 0, gid: 36 },
+      tun: { path: 'dev/net/tun', state: 'present', mode: 0o666, uid: 0, gid: 0 },
+      'vhost-net': { path: 'dev/vhost-net', state: 'present', mode: 0o600, uid: 0, gid: 0 },
+    },
     ...overrides,
   };
 }

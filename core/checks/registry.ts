@@ -5,8 +5,10 @@ import type { ProbeContext } from './family.ts';
 import { hugepagesFamily } from './hugepages.ts';
 import { iommuFamily } from './iommu.ts';
 import { kernelFamily } from './kernel.ts';
+import { kvmRunFamily } from './kvm-run.ts';
 import { modulesFamily } from './modules.ts';
 import { osFamily } from './os.ts';
+import { qemuAccessFamily } from './qemu-access.ts';
 import { vhvFamily } from './vhv.ts';
 
 /**
@@ -16,6 +18,8 @@ import { vhvFamily } from './vhv.ts';
 export const FAMILIES = [
   cpuFamily,
   devicesFamily,
+  kvmRunFamily,
+  qemuAccessFamily,
   modulesFamily,
   kernelFamily,
   osFamily,
