@@ -6,6 +6,7 @@ import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
 import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
+import { kvmRunBench } from './kvm-run.ts';
 import { startBenchCluster } from './cluster.ts';
 import { probeCycleBench } from './probe-cycle.ts';
 import { renderTable, type BenchRow } from './table.ts';
@@ -21,6 +22,10 @@ log(`machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed
 if (wanted('probe')) {
   log('probe cycle and whole command…');
   rows.push(...(await probeCycleBench()));
+}
+if (wanted('probe') || wanted('kvm')) {
+  log('kvm.run: the tiny guest…');
+  rows.push(...(await kvmRunBench()));
 }
 if (wanted('agent') || wanted('load') || wanted('aggregator')) {
   log('starting the control plane…');

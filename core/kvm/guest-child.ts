@@ -36,7 +36,8 @@ const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, value]) 
 const errnoName = (value: number): string => ERRNO_NAMES.get(value) ?? `errno ${value}`;
 
 function emit(record: StepRecord | { summary: GuestChildSummary }): void {
-  process.stdout.write(`${JSON.stringify(record)}\n`);
+  const line = 'summary' in record ? { summary: { ...record.summary, maxRssKiB: process.resourceUsage().maxRSS } } : record;
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 class StepFailed extends Error {}

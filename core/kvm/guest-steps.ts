@@ -39,6 +39,8 @@ export interface GuestChildSummary {
   /** The byte the guest wrote, and the port, when the I/O exit came. */
   ioByte?: number;
   ioPort?: number;
+  /** The child's peak RSS, for the bench: what a run adds to the agent's container while it lasts. */
+  maxRssKiB?: number;
 }
 
 /** The child's configuration, passed as one JSON argument. */

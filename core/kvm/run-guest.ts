@@ -67,8 +67,6 @@ export async function runGuest(options: GuestRunOptions): Promise<GuestRun> {
     forceKillAfterDelay: false,
     stdin: 'ignore',
     maxBuffer: 1024 * 1024,
-    env: { NODE_OPTIONS: '' },
-    extendEnv: true,
   });
   const durationMs = Math.round((performance.now() - started) * 10) / 10;
   const { steps, summary } = parseLines(child.stdout);
