@@ -29,6 +29,8 @@ export const agentConfigSchema = z
     publishFailureThresholdSeconds: z.number().min(1),
     policy: z.object({ allowEmulation: z.boolean(), minKernel: z.string().regex(/^\d+\.\d+$/) }),
     vhv: z.object({ enabled: z.boolean(), command: z.string().min(1), timeoutSeconds: z.number().positive().max(600) }),
+    /** Run the tiny KVM guest (kvm.run) every probe cycle: it is cheap (README, Benchmarks). */
+    kvmRun: z.boolean().default(true),
     deviceNumbers: z.custom<typeof DEVICE_SPECS>(),
     taint: z.object({
       policy: taintPolicySchema,

@@ -25,6 +25,7 @@ interface AgentFlags {
   vhv: boolean;
   vhvCommand: string;
   vhvTimeout: number;
+  kvmRun: boolean;
   deviceNumbers: typeof DEVICE_SPECS;
   taintPolicy: string;
   taintPoolSelector: string;
@@ -58,6 +59,7 @@ export function agentCommand(): Command {
     .option('--allow-emulation', 'count the emulation tier as ready', false)
     .addOption(new Option('--min-kernel <major.minor>', 'kernels below this fail').default(D.policy.minKernel).argParser(majorMinor))
     .option('--no-vhv', 'leave virt-host-validate out')
+    .option('--no-kvm-run', 'do not run the tiny KVM guest (check kvm.run) each probe cycle')
     .option('--vhv-command <path>', 'the virt-host-validate executable', D.vhv.command)
     .addOption(new Option('--vhv-timeout <seconds>', 'kill virt-host-validate after this long').default(D.vhv.timeoutSeconds).argParser(positiveNumber))
     .addOption(new Option('--device-numbers <name=major:minor,...>', 'testing only').default(DEVICE_SPECS, 'the kernel\'s').argParser(deviceNumbers).hideHelp())
@@ -91,6 +93,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
       publishFailureThresholdSeconds: flags.publishFailureThreshold,
       policy: { allowEmulation: flags.allowEmulation, minKernel: flags.minKernel },
       vhv: { enabled: flags.vhv, command: flags.vhvCommand, timeoutSeconds: flags.vhvTimeout },
+      kvmRun: flags.kvmRun,
       deviceNumbers: flags.deviceNumbers,
       taint: {
         policy: flags.taintPolicy,
