@@ -107,6 +107,13 @@ describe('virtgate check --json on fixture hosts', () => {
     expect(report.checks.find((check) => check.id === 'dev.kvm')?.message).toContain('[test override of device numbers]');
   });
 
+  it('--no-kvm-run leaves the tiny guest out; on a fixture it is skipped anyway, saying why', async () => {
+    const off = await checkJson('intel-metal', '--no-vhv', '--no-kvm-run');
+    expect(off.report.facts.kvmRun).toEqual({ state: 'not-run', reason: 'turned off (--no-kvm-run)' });
+    const on = await checkJson('intel-metal', '--no-vhv');
+    expect(on.report.checks.find((check) => check.id === 'kvm.run')).toMatchObject({ status: 'skip', message: expect.stringMatching(/test override \(1:3\), not the real 10:232$/) });
+  });
+
   it('exits 1 when not ready (emulation), and 0 for the same host with --allow-emulation', async () => {
     const strict = await checkJson('no-vmx', '--no-vhv');
     expect([strict.code, strict.report.tier, strict.report.ready]).toEqual([1, 'emulation', false]);
