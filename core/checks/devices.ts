@@ -39,10 +39,10 @@ export interface DevicesFamilyFacts {
 }
 
 // Linux dev_t encoding (glibc gnu_dev_major / gnu_dev_minor), valid for 32- and 64-bit dev_t.
-function devMajor(rdev: number): number {
+export function devMajor(rdev: number): number {
   return Number(((BigInt(rdev) >> 8n) & 0xfffn) | ((BigInt(rdev) >> 32n) & ~0xfffn));
 }
-function devMinor(rdev: number): number {
+export function devMinor(rdev: number): number {
   return Number((BigInt(rdev) & 0xffn) | ((BigInt(rdev) >> 12n) & ~0xffn));
 }
 

@@ -1,9 +1,10 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { StepRecord } from '../kvm/guest-steps.ts';
 import { type GuestRun, runGuest } from '../kvm/run-guest.ts';
 import { DEVICE_SPECS } from './device-numbers.ts';
-import type { DeviceFacts, DevicesFamilyFacts } from './devices.ts';
+import { type DeviceFacts, type DevicesFamilyFacts, devMajor, devMinor } from './devices.ts';
 import type { CheckFamily, ProbeContext } from './family.ts';
 import { hostPath } from './files.ts';
 import type { CheckResultOf } from './result.ts';
@@ -24,9 +25,7 @@ export interface KvmRunFamilyFacts {
 
 const KVM = DEVICE_SPECS.kvm;
 
-// Linux dev_t encoding, as in devices.ts.
-const isRealKvmNode = (info: Awaited<ReturnType<typeof stat>>): boolean =>
-  info.isCharacterDevice() && Number((BigInt(info.rdev) >> 8n) & 0xfffn) === KVM.major && Number(BigInt(info.rdev) & 0xffn) === KVM.minor;
+const isRealKvmNode = (info: Stats): boolean => info.isCharacterDevice() && devMajor(info.rdev) === KVM.major && devMinor(info.rdev) === KVM.minor;
 
 /** Why the guest is not run here, or undefined when it should be. */
 async function reasonNotToRun({ hostRoot, devices, kvmRun }: ProbeContext): Promise<string | undefined> {
