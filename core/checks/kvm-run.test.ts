@@ -79,6 +79,25 @@ describe('kvm.run in a verdict', () => {
     expect((await probeHost(host.root, host.devices)).kvmRun).toMatchObject({ state: 'not-run', reason: expect.stringMatching(/test override \(1:3\), not the real 10:232$/) });
   });
 
+  it('under a host root whose dev/kvm is the real 10:232 node, the guest runs there, as an independent reading of that node predicts', async () => {
+    // no-vmx has no stand-in nodes, so its device numbers are the kernel's; give it a real 10:232 node.
+    const host = await buildHost(path.join(dir, 'real-numbers'), 'no-vmx');
+    const node = path.join(host.root, 'dev/kvm');
+    await run('mknod', ['-m', '0666', node, 'c', '10', '232']);
+    const python = `
+import errno, os, fcntl, json, sys
+try: fd = os.open(sys.argv[1], os.O_RDWR | os.O_CLOEXEC)
+except OSError as e: print(json.dumps({'step': 'open', 'errno': errno.errorcode[e.errno]})); sys.exit(0)
+try: fcntl.ioctl(fd, 0xAE01, 0); print(json.dumps({'step': None}))
+except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.errorcode[e.errno]}))
+`;
+    const reading = JSON.parse((await run('python3', ['-c', python, node])).stdout) as { step: string | null; errno?: string };
+    const facts = await probeHost(host.root, host.devices);
+    expect(facts.kvmRun).toMatchObject({ state: 'ran', devicePath: node });
+    if (reading.step === null) expect(facts.kvmRun).toMatchObject({ outcome: 'halted' });
+    else expect(facts.kvmRun).toMatchObject({ outcome: 'failed', failedStep: reading.step, errno: reading.errno });
+  });
+
   it('a failing run makes a hardware host not ready, and never changes its tier', async () => {
     const host = await buildHost(path.join(dir, 'metal-bad-kvm'), 'intel-metal');
     // A node that is not KVM, targeted deliberately through the test seam.
