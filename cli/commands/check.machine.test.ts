@@ -5,6 +5,7 @@
  * open() of /dev/kvm and /dev/net/tun, the CPU flags, /proc and /etc/os-release. It holds on a
  * host whose kernel serves /dev/kvm and on one that does not.
  */
+import { execFileSync } from 'node:child_process';
 import { constants, existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { realVirtHostValidate } from '../../test/hosts/paths.ts';
@@ -117,6 +118,29 @@ describe('virtgate check on this machine', () => {
     if (report.tier !== 'none' && otherFailures.length === 0) expect(report.ready).toBe(true);
     if (otherFailures.length > 0) expect(report.ready).toBe(false);
     expect(code).toBe(report.ready ? 0 : 1);
+  });
+
+  it('kvm.run agrees with what Python\'s fcntl.ioctl sees of /dev/kvm: pass where a VM and a vCPU can be made, else the same failing step', async () => {
+    const reading = JSON.parse(
+      execFileSync('python3', [
+        '-c',
+        `
+import errno, fcntl, json, os
+def out(**f): print(json.dumps(f)); raise SystemExit
+try: fd = os.open('/dev/kvm', os.O_RDWR | os.O_CLOEXEC)
+except OSError as e: out(step='open', errno=errno.errorcode[e.errno])
+try: vm = fcntl.ioctl(fd, 0xAE01, 0); fcntl.ioctl(vm, 0xAE41, 0)
+except OSError as e: out(step='create', errno=errno.errorcode[e.errno])
+out(step=None)
+`,
+      ]).toString(),
+    ) as { step: string | null; errno?: string };
+    const { report } = await checkHere('--no-vhv');
+    const run = byId(report, 'kvm.run');
+    if (readHere().arm64) expect(run.status).toBe('skip');
+    else if (reading.step === null) expect(run.status).toBe('pass');
+    else if (reading.step === 'open') expect(run).toMatchObject({ message: `the tiny KVM guest failed at open: ${reading.errno} (dev.kvm reports the device)`, status: 'skip' });
+    else expect(run).toMatchObject({ status: 'fail', observed: { errno: reading.errno } });
   });
 
   it('virt-host-validate fails on a host without hardware virtualization, as the real tool says', async () => {
