@@ -8,6 +8,10 @@ describe('agent configuration', () => {
   it('accepts the defaults with a node name', () => {
     expect(parseAgentConfig(valid).nodeName).toBe('node-a');
   });
+  it('runs kvm.run unless --no-kvm-run turns it off', () => {
+    expect(parseAgentConfig(valid).kvmRun).toBe(true);
+    expect(parseAgentConfig({ ...valid, kvmRun: false }).kvmRun).toBe(false);
+  });
   it.each([
     [{ nodeName: '' }, /^--node-name \/ NODE_NAME: /],
     [{ nodeName: 'Node_A' }, /^--node-name/],

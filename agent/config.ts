@@ -90,6 +90,7 @@ export const AGENT_SETTINGS = {
       default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
     }),
   },
+  kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run) each probe cycle', schema: z.boolean(), default: true }),
   deviceNumbers: setting({
     flag: '--device-numbers <name=major:minor,...>',
     help: 'testing only',

@@ -6,6 +6,7 @@ import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
 import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
+import { kvmRunBench } from './kvm-run.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
 import { probeCycleBench } from './probe-cycle.ts';
@@ -26,6 +27,11 @@ if (wanted('probe')) {
 if (wanted('inventory')) {
   log('inventory: systeminformation in 10 fresh processes…');
   rows.push(...(await inventoryBench()));
+}
+
+if (wanted('probe') || wanted('kvm')) {
+  log('kvm.run: the tiny guest…');
+  rows.push(...(await kvmRunBench()));
 }
 if (wanted('agent') || wanted('load') || wanted('aggregator')) {
   log('starting the control plane…');

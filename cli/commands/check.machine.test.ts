@@ -5,6 +5,7 @@
  * open() of /dev/kvm and /dev/net/tun, the CPU flags, /proc and /etc/os-release. It holds on a
  * host whose kernel serves /dev/kvm and on one that does not.
  */
+import { execFileSync } from 'node:child_process';
 import { constants, existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { realVirtHostValidate } from '../../test/hosts/paths.ts';
@@ -41,6 +42,8 @@ function readHere() {
     x86WithoutHwVirt: !arm64 && !flags.includes('vmx') && !flags.includes('svm'),
     hypervisor: flags.includes('hypervisor'),
     kvm: opens('/dev/kvm'),
+    // Paravirtual KVM (no VT-x/AMD-V): the module's sysfs directory, read here independently.
+    kvmPvm: existsSync('/sys/module/kvm_pvm'),
     tun: opens('/dev/net/tun'),
     osId: readFileSync('/etc/os-release', 'utf8').match(/^ID=["']?([^"'\n]+)/m)?.[1]?.toLowerCase(),
     kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
@@ -80,7 +83,8 @@ describe('virtgate check on this machine', () => {
   it('dev.kvm and dev.tun agree with a direct open() of the devices', async () => {
     const here = readHere();
     const { report } = await checkHere('--no-vhv');
-    expect(byId(report, 'dev.kvm').status).toBe(here.kvm === 'ok' ? 'pass' : 'fail');
+    expect(byId(report, 'dev.kvm').status).toBe(here.kvm !== 'ok' ? 'fail' : here.kvmPvm ? 'warn' : 'pass');
+    if (here.kvm === 'ok' && here.kvmPvm) expect(byId(report, 'dev.kvm').message).toMatch(/served by kvm_pvm: paravirtual KVM/);
     if (here.kvm === 'missing') expect(byId(report, 'dev.kvm').message).toBe('/dev/kvm does not exist');
     if (here.kvm === 'ENODEV') expect(byId(report, 'dev.kvm').message).toMatch(/driver is not loaded/);
     expect(byId(report, 'dev.tun').status).toBe(here.tun === 'ok' ? 'pass' : 'fail');
@@ -96,6 +100,8 @@ describe('virtgate check on this machine', () => {
     }
     // A host whose /dev/kvm does not open is never hardware.
     if (here.kvm !== 'ok') expect(report.tier).not.toBe('hardware');
+    // A host whose /dev/kvm is served by kvm_pvm is never hardware.
+    if (here.kvmPvm) expect(report.tier).not.toBe('hardware');
     // Without a tun device no VM gets a network: the host cannot run VMs at all.
     if (here.tun !== 'ok') expect(report.tier).toBe('none');
     // A host that can run VMs is at least emulation.
@@ -112,6 +118,29 @@ describe('virtgate check on this machine', () => {
     if (report.tier !== 'none' && otherFailures.length === 0) expect(report.ready).toBe(true);
     if (otherFailures.length > 0) expect(report.ready).toBe(false);
     expect(code).toBe(report.ready ? 0 : 1);
+  });
+
+  it('kvm.run agrees with what Python\'s fcntl.ioctl sees of /dev/kvm: pass where a VM and a vCPU can be made, else the same failing step', async () => {
+    const reading = JSON.parse(
+      execFileSync('python3', [
+        '-c',
+        `
+import errno, fcntl, json, os
+def out(**f): print(json.dumps(f)); raise SystemExit
+try: fd = os.open('/dev/kvm', os.O_RDWR | os.O_CLOEXEC)
+except OSError as e: out(step='open', errno=errno.errorcode[e.errno])
+try: vm = fcntl.ioctl(fd, 0xAE01, 0); fcntl.ioctl(vm, 0xAE41, 0)
+except OSError as e: out(step='create', errno=errno.errorcode[e.errno])
+out(step=None)
+`,
+      ]).toString(),
+    ) as { step: string | null; errno?: string };
+    const { report } = await checkHere('--no-vhv');
+    const run = byId(report, 'kvm.run');
+    if (readHere().arm64) expect(run.status).toBe('skip');
+    else if (reading.step === null) expect(run.status).toBe('pass');
+    else if (reading.step === 'open') expect(run).toMatchObject({ message: `the tiny KVM guest failed at open: ${reading.errno} (dev.kvm reports the device)`, status: 'skip' });
+    else expect(run).toMatchObject({ status: 'fail', observed: { errno: reading.errno } });
   });
 
   it('virt-host-validate fails on a host without hardware virtualization, as the real tool says', async () => {

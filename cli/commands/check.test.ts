@@ -60,6 +60,12 @@ const REPORT = z
             deviceTree: z.object({ compatible: z.array(z.string()), hypervisor: z.array(z.string()).nullable() }).strict().nullable(),
           })
           .strict(),
+        kvmProvider: observation,
+        kvmRun: z.union([
+          z.object({ state: z.literal('not-run'), reason: z.string().min(1) }).strict(),
+          z.object({ state: z.literal('ran'), outcome: z.enum(['halted', 'failed', 'timeout', 'error']), devicePath: z.string(), durationMs: z.number(), steps: z.array(z.object({ step: z.string() }).passthrough()) }).passthrough(),
+        ]),
+        deviceAccess: z.object({ kvm: device, tun: device, 'vhost-net': device }).strict(),
       })
       .passthrough(),
     inventory: inventorySchema.strict(),
@@ -125,6 +131,13 @@ describe('virtgate check --json on fixture hosts', () => {
     expect(Object.keys(report.facts).sort()).toEqual(Object.keys(exampleFacts()).sort());
     expect(report.facts.kvm).toMatchObject({ state: 'present', overridden: true, open: 'ok' });
     expect(report.checks.find((check) => check.id === 'dev.kvm')?.message).toContain('[test override of device numbers]');
+  });
+
+  it('--no-kvm-run leaves the tiny guest out; on a fixture it is skipped anyway, saying why', async () => {
+    const off = await checkJson('intel-metal', '--no-vhv', '--no-kvm-run');
+    expect(off.report.facts.kvmRun).toEqual({ state: 'not-run', reason: 'turned off (--no-kvm-run)' });
+    const on = await checkJson('intel-metal', '--no-vhv');
+    expect(on.report.checks.find((check) => check.id === 'kvm.run')).toMatchObject({ status: 'skip', message: expect.stringMatching(/test override \(1:3\), not the real 10:232$/) });
   });
 
   it('exits 1 when not ready (emulation), and 0 for the same host with --allow-emulation', async () => {

@@ -36,6 +36,7 @@ export const CHECK_SETTINGS = {
       default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
     }),
   },
+  kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run)', schema: z.boolean(), default: true }),
   deviceNumbers: setting({
     flag: '--device-numbers <name=major:minor,...>',
     help: 'testing only: accept other device numbers; results say "overridden"',

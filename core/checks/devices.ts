@@ -3,6 +3,8 @@ import { open, stat } from 'node:fs/promises';
 import type { DeviceSpec } from './device-numbers.ts';
 import type { CheckFamily, ProbeContext } from './family.ts';
 import { errnoCode, errorDetail, hostPath } from './files.ts';
+import { type KvmProvider, probeKvmProvider } from './kvm-provider.ts';
+import type { Observation } from './observation.ts';
 import type { CheckResultOf } from './result.ts';
 
 /** The device nodes KubeVirt needs: /dev/kvm, /dev/net/tun and /dev/vhost-net, opened for real. */
@@ -32,13 +34,15 @@ export interface DevicesFamilyFacts {
   kvm: DeviceFacts;
   tun: DeviceFacts;
   vhostNet: DeviceFacts;
+  /** Which module serves /dev/kvm (kvm-provider.ts). */
+  kvmProvider: Observation<KvmProvider>;
 }
 
 // Linux dev_t encoding (glibc gnu_dev_major / gnu_dev_minor), valid for 32- and 64-bit dev_t.
-function devMajor(rdev: number): number {
+export function devMajor(rdev: number): number {
   return Number(((BigInt(rdev) >> 8n) & 0xfffn) | ((BigInt(rdev) >> 32n) & ~0xfffn));
 }
-function devMinor(rdev: number): number {
+export function devMinor(rdev: number): number {
   return Number((BigInt(rdev) & 0xffn) | ((BigInt(rdev) >> 12n) & ~0xffn));
 }
 
@@ -187,12 +191,29 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
 }
 
 async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
-  const [kvm, tun, vhostNet] = await Promise.all([
+  const [kvm, tun, vhostNet, kvmProvider] = await Promise.all([
     probeDevice(hostRoot, devices.kvm),
     probeDevice(hostRoot, devices.tun),
     probeDevice(hostRoot, devices['vhost-net']),
+    probeKvmProvider(hostRoot),
   ]);
-  return { kvm, tun, vhostNet };
+  return { kvm, tun, vhostNet, kvmProvider };
+}
+
+/**
+ * dev.kvm, with what its provider means: /dev/kvm served by kvm_pvm opens and runs a tiny guest,
+ * yet it is paravirtual KVM, so it is never `pass` (and the tier never `hardware`).
+ */
+export function evaluateKvmDevice(device: DeviceFacts, provider: Observation<KvmProvider>): CheckResultOf<DeviceCheckId> {
+  const result = evaluateDevice(device, DEVICE_RULES.kvm);
+  if (result.status !== 'pass' || provider.state !== 'ok' || provider.value.module !== 'kvm_pvm') return result;
+  return {
+    ...result,
+    status: 'warn',
+    message: `${result.message}, but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot`,
+    hint: 'KubeVirt needs hardware virtualization (kvm_intel with VT-x or kvm_amd with AMD-V): use a bare-metal node or a VM with nested virtualization. Until then VMs can only run emulated (useEmulation).',
+    observed: { ...result.observed, provider: 'kvm_pvm' },
+  };
 }
 
 /** A device node with the expected numbers that opens read-write: the example host's. */
@@ -211,9 +232,14 @@ export const devicesFamily = {
   ids: IDS,
   probe: probeDevices,
   evaluate: (facts: DevicesFamilyFacts) => [
-    evaluateDevice(facts.kvm, DEVICE_RULES.kvm),
+    evaluateKvmDevice(facts.kvm, facts.kvmProvider),
     evaluateDevice(facts.tun, DEVICE_RULES.tun),
     evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
   ],
-  example: { kvm: present('dev/kvm', 10, 232), tun: present('dev/net/tun', 10, 200), vhostNet: present('dev/vhost-net', 10, 238) } satisfies DevicesFamilyFacts,
+  example: {
+    kvm: present('dev/kvm', 10, 232),
+    tun: present('dev/net/tun', 10, 200),
+    vhostNet: present('dev/vhost-net', 10, 238),
+    kvmProvider: { state: 'ok', value: { module: 'kvm_intel', seen: ['kvm', 'kvm_intel'] } },
+  } satisfies DevicesFamilyFacts,
 } satisfies CheckFamily;

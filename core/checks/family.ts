@@ -1,11 +1,22 @@
+import type { GuestRunOptions } from '../kvm/run-guest.ts';
 import type { DeviceSpecs } from './device-numbers.ts';
 import type { Policy } from './policy.ts';
 import type { CheckResultOf } from './result.ts';
 
-/** What every host probe gets: the host root, and the device numbers to expect (a test seam). */
+/**
+ * Whether to run the tiny KVM guest (kvm-run.ts); on by default, off with --no-kvm-run. The
+ * other fields are test seams: `devicePath` runs the guest on that node whatever the host root.
+ */
+export interface KvmRunSettings extends Partial<Omit<GuestRunOptions, 'devicePath'>> {
+  enabled: boolean;
+  devicePath?: string;
+}
+
+/** What every host probe gets: the host root, the device numbers to expect (a test seam), and kvm.run's settings. */
 export interface ProbeContext {
   hostRoot: string;
   devices: DeviceSpecs;
+  kvmRun?: KvmRunSettings;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,7 @@ const EXPECTED: Record<HostProfile, {
   'ec2-vm': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
   'ec2-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 64, platform: 'bare-metal' },
   'arm64-vm': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'kvm-pvm': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'ok', tun: 'ok', vhostNet: 'missing', kernel: '6.18.44-pvm-host', os: 'debian', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
 };
 
 const openOf = (device: HostFacts['kvm']) => (device.state === 'present' ? device.open : device.state);
@@ -139,6 +140,62 @@ describe('the cases the issue names', () => {
     const verdict = evaluate(facts, { state: 'disabled' }, { ...DEFAULT_POLICY, allowEmulation: true });
     expect(verdict).toMatchObject({ tier: 'none', ready: false });
     expect(verdict.checks.find((c) => c.id === 'dev.tun')).toMatchObject({ status: 'fail', message: '/dev/net/tun does not exist' });
+  });
+
+  it('kvm_pvm (paravirtual KVM, no vmx/svm): the hand-written verdict, never hardware, and dev.kvm names the reason', async () => {
+    const host = await build('kvm-pvm');
+    const { facts, verdict } = await probe(host);
+    expect(facts.kvmProvider).toEqual({ state: 'ok', value: { module: 'kvm_pvm', seen: ['kvm', 'kvm_pvm'] } });
+    expect({ tier: verdict.tier, ready: verdict.ready, conclusive: verdict.conclusive }).toEqual({ tier: 'emulation', ready: false, conclusive: true });
+    expect(Object.fromEntries(verdict.checks.map((c) => [c.id, c.status]))).toEqual({
+      'cpu.virtualization': 'fail',
+      'dev.kvm': 'warn',
+      'dev.tun': 'pass',
+      'dev.vhost-net': 'warn',
+      'kvm.run': 'skip',
+      'qemu.access': 'pass',
+      'kernel.modules': 'warn',
+      'kvm.nested': 'warn',
+      // A VM under a hypervisor that names no cloud: it passes, with its name (kvm.nested warns).
+      platform: 'pass',
+      'kernel.version': 'warn',
+      'os.userland': 'warn',
+      cgroup: 'pass',
+      iommu: 'pass',
+      'virt-host-validate': 'skip',
+      hugepages: 'skip',
+    });
+    const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
+    expect(kvm?.message).toBe(
+      '/dev/kvm (1:3) opens read-write [test override of device numbers], but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot',
+    );
+    expect(kvm?.hint).toMatch(/KubeVirt needs hardware virtualization \(kvm_intel with VT-x or kvm_amd with AMD-V\)/);
+    expect(kvm?.observed).toMatchObject({ provider: 'kvm_pvm', overridden: true });
+    // The stand-in 1:3 node is never driven by KVM ioctls.
+    expect(verdict.checks.find((c) => c.id === 'kvm.run')?.message).toBe(
+      `tiny KVM guest not run: under --host-root ${host.root} the kvm device numbers are a test override (1:3), not the real 10:232`,
+    );
+    // With emulation allowed it is ready, and still emulation.
+    expect(evaluate(facts, { state: 'disabled' }, { ...DEFAULT_POLICY, allowEmulation: true })).toMatchObject({ tier: 'emulation', ready: true });
+  });
+
+  it('kvm_pvm on a CPU that shows vmx is still not hardware: the provider decides what boots', async () => {
+    const intel = await build('intel-metal');
+    const pvm = await build('kvm-pvm', { files: { 'proc/cpuinfo': await readFile(path.join(intel.root, 'proc/cpuinfo'), 'utf8') } });
+    const { verdict, check } = await probe(pvm);
+    expect(check('cpu.virtualization').status).toBe('pass');
+    expect(check('dev.kvm').status).toBe('warn');
+    expect(verdict.tier).toBe('emulation');
+  });
+
+  it('the provider of every other profile: the vendor module, or built in on arm64', async () => {
+    const providers = await Promise.all(
+      (['intel-metal', 'amd-metal', 'arm64-metal', 'no-vmx'] as const).map(async (profile) => {
+        const { facts } = await probe(await build(profile));
+        return facts.kvmProvider.state === 'ok' ? facts.kvmProvider.value.module : 'unknown';
+      }),
+    );
+    expect(providers).toEqual(['kvm_intel', 'kvm_amd', 'builtin', 'none']);
   });
 
   it('/dev/kvm whose driver is absent: virtgate fails it (ENODEV), with the reason', async () => {

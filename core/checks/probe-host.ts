@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { DEVICE_SPECS, type DeviceSpecs } from './device-numbers.ts';
-import type { ProbeContext } from './family.ts';
+import type { KvmRunSettings, ProbeContext } from './family.ts';
 import { errorDetail } from './files.ts';
 import { FAMILIES, type HostFacts } from './registry.ts';
 
@@ -18,8 +18,8 @@ export async function assertHostRoot(hostRoot: string): Promise<void> {
 }
 
 /** Runs every family's probe under the host root, in parallel. I/O only: no decisions are made here. */
-export async function probeHost(hostRoot: string, devices: DeviceSpecs = DEVICE_SPECS): Promise<HostFacts> {
-  const context: ProbeContext = { hostRoot, devices };
+export async function probeHost(hostRoot: string, devices: DeviceSpecs = DEVICE_SPECS, kvmRun: KvmRunSettings = { enabled: true }): Promise<HostFacts> {
+  const context: ProbeContext = { hostRoot, devices, kvmRun };
   const parts = await Promise.all(FAMILIES.map((family) => ('probe' in family ? family.probe(context) : {})));
   // Each part holds its family's keys; together with hostRoot they are exactly HostFacts.
   return Object.assign({ hostRoot }, ...parts) as HostFacts;

@@ -5,9 +5,11 @@ import type { ProbeContext } from './family.ts';
 import { hugepagesFamily } from './hugepages.ts';
 import { iommuFamily } from './iommu.ts';
 import { kernelFamily } from './kernel.ts';
+import { kvmRunFamily } from './kvm-run.ts';
 import { modulesFamily } from './modules.ts';
 import { osFamily } from './os.ts';
 import { platformFamily } from './platform.ts';
+import { qemuAccessFamily } from './qemu-access.ts';
 import { vhvFamily } from './vhv.ts';
 
 /**
@@ -17,6 +19,8 @@ import { vhvFamily } from './vhv.ts';
 export const FAMILIES = [
   cpuFamily,
   devicesFamily,
+  kvmRunFamily,
+  qemuAccessFamily,
   modulesFamily,
   platformFamily,
   kernelFamily,

@@ -45,6 +45,7 @@ export const HOST_PROFILES = [
   'ec2-vm',
   'ec2-metal',
   'arm64-vm',
+  'kvm-pvm',
 ] as const;
 export type HostProfile = (typeof HOST_PROFILES)[number];
 
@@ -529,11 +530,26 @@ const PROFILES: Record<HostProfile, HostSpec> = {
     tier: 'emulation',
     dmi: { sysVendor: 'Amazon EC2', productName: 'c7g.large', productVersion: '', biosVendor: 'Amazon EC2' },
   },
+  'kvm-pvm': {
+    // A cloud VM whose kernel serves /dev/kvm through kvm_pvm (paravirtual KVM): no vmx/svm flag,
+    // /dev/kvm opens (a 1:3 stand-in here), no vhost-net. A tiny guest runs there; ordinary kernels do not boot.
+    cpuinfo: x86Cpuinfo(INTEL_NO_VMX_CPU),
+    kernelRelease: '6.18.44-pvm-host',
+    osRelease: OS_RELEASE.debian12,
+    modules: ['kvm_pvm', 'kvm', 'irqbypass', 'tun'],
+    builtin: COMMON_BUILTIN,
+    iommu: { groups: 0, units: [] },
+    devices: { kvm: 'usable', tun: 'usable' },
+    tier: 'emulation',
+    // A KVM guest on a cloud that does not say which: QEMU's defaults.
+    dmi: { sysVendor: 'QEMU', productName: 'Standard PC (i440FX + PIIX, 1996)', productVersion: 'pc-i440fx-9.2', biosVendor: 'SeaBIOS' },
+  },
 };
 
 const MODULE_SIZES: Record<string, number> = {
   kvm_intel: 413696,
   kvm_amd: 208896,
+  kvm_pvm: 131072,
   kvm: 1363968,
   irqbypass: 12288,
   vhost_net: 36864,
@@ -543,7 +559,7 @@ const MODULE_SIZES: Record<string, number> = {
   tun: 73728,
 };
 const MODULE_USERS: Record<string, string[]> = {
-  kvm: ['kvm_intel', 'kvm_amd'],
+  kvm: ['kvm_intel', 'kvm_amd', 'kvm_pvm'],
   irqbypass: ['kvm'],
   vhost: ['vhost_net'],
   vhost_iotlb: ['vhost'],

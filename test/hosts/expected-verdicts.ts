@@ -79,6 +79,15 @@ export const EXPECTED_VERDICTS: Record<HostProfile, ExpectedHost> = {
       checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'fail', 'dev.tun': 'pass', 'kvm.nested': 'warn', 'os.userland': 'warn', platform: 'warn' },
     },
   },
+  // A VM whose kernel serves /dev/kvm through kvm_pvm (paravirtual KVM): /dev/kvm opens, yet with
+  // no VT-x/AMD-V ordinary guests do not boot, so never hardware; dev.kvm warns and says why.
+  'kvm-pvm': {
+    intact: {
+      tier: 'emulation',
+      ready: false,
+      checks: { 'cpu.virtualization': 'fail', 'dev.kvm': 'warn', 'dev.tun': 'pass', 'dev.vhost-net': 'warn', 'kvm.nested': 'warn', 'os.userland': 'warn', platform: 'pass' },
+    },
+  },
   // Graviton metal on Ubuntu: arm64 needs no CPU flag for KVM.
   'arm64-metal': {
     intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass', 'kvm.nested': 'pass', 'os.userland': 'warn' } },
