@@ -49,11 +49,17 @@ export function nodeLabelsTaintsExporter(api: NodeApi, settings: NodeSettings, g
         taintRefused = reason;
         desired = { ...desired, taints: refuseTaint(desired.taints, keys.notReadyTaint) };
       };
+      // The guard is asked once per publish, not per attempt: its answer depends on the pool, not
+      // on this Node's resourceVersion, and a LIST between the read and the patch would widen the
+      // window in which a busy co-writer makes every attempt conflict. The re-check after tainting
+      // covers nodes that failed at the same moment.
+      let guardAnswer: Awaited<ReturnType<TaintGuard['mayTaint']>> | undefined;
       await retryOnConflict(
         async () => {
           let changes = diff(desired, node, keys);
           if (changes.taints.add.length > 0) {
-            const answer = await guard.mayTaint(node);
+            guardAnswer ??= await guard.mayTaint(node);
+            const answer = guardAnswer;
             if (!answer.allowed) {
               refuse(answer.reason);
               changes = diff(desired, node, keys);
