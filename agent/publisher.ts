@@ -5,7 +5,7 @@ import type { NodeKeys } from '../core/kube/names.ts';
 import type { TaintReport } from '../core/report/schema.ts';
 import type { TaintConfig } from './config.ts';
 import { desiredNode, type DesiredNode, diff, differs } from './desired/node-state.ts';
-import { type Ownership, parseOwnership } from './desired/ownership.ts';
+import { type Ownership, parseOwnership } from '../core/kube/ownership.ts';
 import { taintReport } from './desired/taint.ts';
 import { type EffectiveVerdict, holdVerdict, type PublishedVerdict } from './desired/verdict-hold.ts';
 import { conditionExporter } from './exporters/condition.ts';

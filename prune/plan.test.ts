@@ -1,7 +1,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { nodeKeys } from '../core/kube/names.ts';
-import { formatOwnership } from '../agent/desired/ownership.ts';
+import { formatOwnership } from '../core/kube/ownership.ts';
 import { conditionDeletePatch, metadataPatch, nothingToRemove, planNode } from './plan.ts';
 
 const keys = nodeKeys('virtgate.io');

@@ -1,6 +1,6 @@
 import type { V1Node, V1Taint } from '@kubernetes/client-node';
 import { CONDITION_TYPE, type NodeKeys } from '../core/kube/names.ts';
-import { parseOwnership } from '../agent/desired/ownership.ts';
+import { parseOwnership } from '../core/kube/ownership.ts';
 
 /** What `virtgate prune` removes from one Node: only what the ownership annotation records as virtgate's. */
 export interface NodePrunePlan {

@@ -6,10 +6,10 @@ import { nodeValidationStatusSchema, storedNodeValidationSchema } from '../../co
 import type { TaintConfig } from '../config.ts';
 import { desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
-import { formatOwnership, parseOwnership } from './ownership.ts';
+import { formatOwnership, parseOwnership } from '../../core/kube/ownership.ts';
 import { changedFields, reportContent } from './report.ts';
 import { type DesiredTaints, desiredTaints, guardAllows, refuseTaint, taintChanges } from './taint.ts';
-import type { Ownership } from './ownership.ts';
+import type { Ownership } from '../../core/kube/ownership.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 import { holdVerdict } from './verdict-hold.ts';
 

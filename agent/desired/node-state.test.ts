@@ -2,7 +2,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { CONDITION_TYPE, nodeKeys } from '../../core/kube/names.ts';
 import { type DesiredNode, diff, differs, metadataChanged } from './node-state.ts';
-import { formatOwnership } from './ownership.ts';
+import { formatOwnership } from '../../core/kube/ownership.ts';
 
 const keys = nodeKeys();
 const ours = { key: keys.notReadyTaint, value: 'true', effect: 'NoSchedule' };

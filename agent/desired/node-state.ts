@@ -5,7 +5,7 @@ import type { Verdict } from '../../core/checks/verdict.ts';
 import type { TaintConfig } from '../config.ts';
 import { type DesiredCondition, desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
-import { formatOwnership, parseOwnership } from './ownership.ts';
+import { formatOwnership, parseOwnership } from '../../core/kube/ownership.ts';
 import { type DesiredTaints, desiredTaints, taintChanges } from './taint.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 

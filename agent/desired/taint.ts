@@ -2,7 +2,7 @@ import type { V1Node, V1Taint } from '@kubernetes/client-node';
 import type { NodeKeys } from '../../core/kube/names.ts';
 import type { TaintReport } from '../../core/report/schema.ts';
 import type { TaintConfig } from '../config.ts';
-import type { Ownership } from './ownership.ts';
+import type { Ownership } from '../../core/kube/ownership.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 /** The taints virtgate wants on (`present`) and off (`absent`, by key) its node; others are left alone. */
