@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema, gateReportSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { runCli } from '../hosts/run-cli.ts';
@@ -162,7 +162,7 @@ describe('virtgate gate (a real process): exit codes', () => {
     await cluster({ docker: true });
     const outcome = await gate('--json');
     expect(outcome.code).toBe(1);
-    const report = gateReportSchema.parse(JSON.parse(outcome.stdout));
+    const report = gateResultSchema.parse(JSON.parse(outcome.stdout));
     expect(report).toMatchObject({ result: 'fail', exitCode: 1, evaluatedAt: '2026-12-02T12:00:00.000Z' });
     expect(report.checks.find((check) => check.id === 'nodes.runtime')?.status).toBe('fail');
   });
