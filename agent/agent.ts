@@ -54,7 +54,7 @@ export class Agent {
     this.log = log;
     this.now = now;
     this.metrics = new AgentMetrics(config.nodeName);
-    this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (kind, ok) => this.metrics.recordWrite(kind, ok));
+    this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (resource, code) => this.metrics.recordWrite(resource, code));
     this.publisherSettings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
     this.publisher = new Publisher(this.api, this.publisherSettings, this.metrics, log, () => this.now());
     this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {

@@ -1,11 +1,14 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CHECK_IDS } from '../core/checks/registry.ts';
 import { CHECK_STATUSES } from '../core/checks/result.ts';
 import { TIERS, type Verdict } from '../core/checks/verdict.ts';
+import { registerBuildInfo } from '../core/metrics/build-info.ts';
 import type { EffectiveVerdict } from './desired/verdict-hold.ts';
-import type { WriteKind } from './node-api.ts';
 
-/** The agent's Prometheus series. Every series carries `node`, so a scrape of many agents stays readable. */
+/**
+ * The agent's Prometheus series (docs/metrics.md). Every series carries `node`, so a scrape of many
+ * agents stays readable; prom-client's process and Node.js metrics and `virtgate_build_info` too.
+ */
 export class AgentMetrics {
   readonly registry: Registry;
   private readonly checkStatus: Gauge<'check' | 'status'>;
@@ -15,8 +18,7 @@ export class AgentMetrics {
   private readonly probeDuration: Histogram;
   private readonly lastProbe: Gauge;
   private readonly lastPublishSuccess: Gauge;
-  private readonly apiWrites: Counter<'kind'>;
-  private readonly apiWriteFailures: Counter<'kind'>;
+  private readonly apiWrites: Counter<'resource' | 'code'>;
   private readonly publishFailures: Counter;
   private readonly taintRefused: Gauge;
 
@@ -45,11 +47,10 @@ export class AgentMetrics {
       help: 'When the verdict was last published successfully.',
       registers,
     });
-    this.apiWrites = new Counter({ name: 'virtgate_api_writes_total', help: 'Successful write requests, by kind.', labelNames: ['kind'], registers });
-    this.apiWriteFailures = new Counter({
-      name: 'virtgate_api_write_failures_total',
-      help: 'Failed write requests, by kind.',
-      labelNames: ['kind'],
+    this.apiWrites = new Counter({
+      name: 'virtgate_agent_api_writes_total',
+      help: 'Write requests to the Kubernetes API, by resource (nodes, nodes/status, nodevalidations, events, ...) and HTTP status code ("<error>" without an answer).',
+      labelNames: ['resource', 'code'],
       registers,
     });
     this.publishFailures = new Counter({ name: 'virtgate_publish_failures_total', help: 'Publish attempts that failed.', registers });
@@ -58,10 +59,8 @@ export class AgentMetrics {
       help: '1 while the share guard refuses to taint this failing node.',
       registers,
     });
-    for (const kind of ['labels', 'taints', 'condition', 'nodevalidation', 'event'] satisfies WriteKind[]) {
-      this.apiWrites.inc({ kind }, 0);
-      this.apiWriteFailures.inc({ kind }, 0);
-    }
+    registerBuildInfo(this.registry);
+    collectDefaultMetrics({ register: this.registry });
   }
 
   recordProbe(verdict: Verdict, seconds: number, finishedAt: Date): void {
@@ -82,8 +81,9 @@ export class AgentMetrics {
     for (const tier of TIERS) this.tier.set({ tier }, tier === effective.tier ? 1 : 0);
   }
 
-  recordWrite(kind: WriteKind, ok: boolean): void {
-    (ok ? this.apiWrites : this.apiWriteFailures).inc({ kind });
+  /** One write request (agent/node-api.ts counts every write here, once). */
+  recordWrite(resource: string, code: string): void {
+    this.apiWrites.inc({ resource, code });
   }
 
   recordPublishFailure(): void {

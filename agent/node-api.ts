@@ -1,13 +1,16 @@
 import {
+  type ConfigurationOptions,
   CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
+  Observable,
+  type ObservableMiddleware,
   PatchStrategy,
   type V1Node,
   type V1NodeCondition,
   type V1Taint,
 } from '@kubernetes/client-node';
-import { isNotFound } from '../core/kube/api-error.ts';
+import { apiFailure, isNotFound } from '../core/kube/api-error.ts';
 import { listAll, PAGE_SIZE } from '../core/kube/list.ts';
 import { nodePages } from '../core/kube/pages.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
@@ -16,11 +19,33 @@ import { connectionPool } from '../core/kube/connection-pool.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
 import type { Dispatcher } from 'undici';
 
-export type WriteKind = 'labels' | 'taints' | 'condition' | 'nodevalidation' | 'event';
-
+/**
+ * One finished write request: the resource it went to as the API server names it (`nodes`,
+ * `nodes/status`, `nodevalidations`, `nodevalidations/status`, `events`), and the HTTP status
+ * the server answered as a string (`200`, `201`, `403`, `409`, ...), or `<error>` when no answer
+ * came (refused, reset, timed out), as client-go's `rest_client_requests_total` says it.
+ */
 export interface WriteObserver {
-  (kind: WriteKind, ok: boolean): void;
+  (resource: string, code: string): void;
 }
+
+export const NO_RESPONSE_CODE = '<error>';
+
+/**
+ * The resource of a request path, without names: `/api/v1/nodes/n1/status` is `nodes/status`,
+ * `/api/v1/namespaces/default/events` is `events`, `/apis/virtgate.io/v1alpha1/nodevalidations/n1`
+ * is `nodevalidations`.
+ */
+export function resourceOfPath(pathname: string): string {
+  const parts = pathname.split('/').filter(Boolean);
+  let rest = parts[0] === 'api' ? parts.slice(2) : parts[0] === 'apis' ? parts.slice(3) : parts;
+  if (rest[0] === 'namespaces' && rest.length > 2) rest = rest.slice(2);
+  const [resource, , subresource] = rest;
+  if (!resource) return 'unknown';
+  return subresource ? `${resource}/${subresource}` : resource;
+}
+
+type Options = ConfigurationOptions<ObservableMiddleware>;
 
 /**
  * Every API call the agent makes, each with a timeout, each write counted. Request bodies are
@@ -51,15 +76,32 @@ export class NodeApi {
     return requestOptions(this.timeoutMs, contentType, await this.pool);
   }
 
-  /** One request, counted once for each kind of thing it changes. */
-  private async write<T>(kinds: WriteKind | readonly WriteKind[], call: () => Promise<T>): Promise<T> {
-    const each = typeof kinds === 'string' ? [kinds] : kinds;
+  /**
+   * Every write the agent makes goes through here, and is counted here once: the resource is read
+   * from the request the client really sends, the code from the answer it really gets (a 403 from
+   * RBAC or the admission policy stays a 403). `call` must send one request, with `options`.
+   */
+  private async write<T>(call: (options: Options) => Promise<T>, contentType?: PatchStrategy): Promise<T> {
+    const seen: { resource: string; code?: number } = { resource: 'unknown' };
+    const base = await this.options(contentType);
+    const capture: ObservableMiddleware = {
+      pre: (context) => {
+        seen.resource = resourceOfPath(new URL(context.getUrl()).pathname);
+        return new Observable(Promise.resolve(context));
+      },
+      post: (response) => {
+        seen.code = response.httpStatusCode;
+        return new Observable(Promise.resolve(response));
+      },
+    };
+    const options: Options = { ...base, middleware: [...(base.middleware ?? []), capture] };
     try {
-      const result = await call();
-      for (const kind of each) this.observe(kind, true);
+      const result = await call(options);
+      this.observe(seen.resource, String(seen.code ?? 200));
       return result;
     } catch (error) {
-      for (const kind of each) this.observe(kind, false);
+      const status = seen.code ?? apiFailure(error).status;
+      this.observe(seen.resource, status > 0 ? String(status) : NO_RESPONSE_CODE);
       throw error;
     }
   }
@@ -85,12 +127,13 @@ export class NodeApi {
 
   /**
    * One merge patch for labels, the ownership annotation and, when given, the whole taint list;
-   * `kinds` says what it changes (it is counted once for each).
+   * `_kinds` says what it changes, for the caller's reading only: the request is counted once, as
+   * a write to `nodes` (the exporter that passes it is left as it is while another change is in flight).
    * Taints are a list without a merge key, so a taint change carries the resourceVersion it was
    * computed from: a concurrent writer makes the server answer 409 instead of losing a taint.
    */
   patchNode(
-    kinds: ReadonlyArray<'labels' | 'taints'>,
+    _kinds: ReadonlyArray<'labels' | 'taints'>,
     change: { labels?: Record<string, string | null>; annotations?: Record<string, string | null>; taints?: V1Taint[]; resourceVersion?: string },
   ): Promise<V1Node> {
     const body = {
@@ -101,20 +144,14 @@ export class NodeApi {
       },
       ...(change.taints ? { spec: { taints: change.taints } } : {}),
     };
-    return this.write(kinds, async () =>
-      this.remember(await this.core.patchNode({ name: this.nodeName, body }, await this.options(PatchStrategy.MergePatch))),
-    );
+    return this.write(async (options) => this.remember(await this.core.patchNode({ name: this.nodeName, body }, options)), PatchStrategy.MergePatch);
   }
 
   /** A strategic merge keyed by `type`: a plain merge patch would replace the kubelet's conditions. */
   patchCondition(condition: V1NodeCondition): Promise<V1Node> {
-    return this.write('condition', async () =>
-      this.remember(
-        await this.core.patchNodeStatus(
-          { name: this.nodeName, body: { status: { conditions: [condition] } } },
-          await this.options(PatchStrategy.StrategicMergePatch),
-        ),
-      ),
+    return this.write(
+      async (options) => this.remember(await this.core.patchNodeStatus({ name: this.nodeName, body: { status: { conditions: [condition] } } }, options)),
+      PatchStrategy.StrategicMergePatch,
     );
   }
 
@@ -157,11 +194,9 @@ export class NodeApi {
   }
 
   createNodeValidation(object: NodeValidation): Promise<NodeValidation> {
-    return this.write('nodevalidation', async () =>
-      (await this.custom.createClusterCustomObject(
-        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object },
-        await this.options(),
-      )) as NodeValidation,
+    return this.write(
+      async (options) =>
+        (await this.custom.createClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object }, options)) as NodeValidation,
     );
   }
 
@@ -174,16 +209,18 @@ export class NodeApi {
     const operations = wholeStatus
       ? [{ op: 'add', path: '/status', value: fields }]
       : Object.entries(fields).map(([key, value]) => ({ op: 'add', path: `/status/${key}`, value }));
-    return this.write('nodevalidation', async () =>
-      (await this.custom.patchClusterCustomObject(
-        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
-        await this.options(PatchStrategy.JsonPatch),
-      )) as NodeValidation,
+    return this.write(
+      async (options) =>
+        (await this.custom.patchClusterCustomObject(
+          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
+          options,
+        )) as NodeValidation,
+      PatchStrategy.JsonPatch,
     );
   }
 
   async createEvent(event: { reason: string; message: string; type: 'Normal' | 'Warning'; nodeUid: string; now: Date }): Promise<void> {
-    await this.write('event', async () =>
+    await this.write(async (options) =>
       this.core.createNamespacedEvent(
         {
           namespace: 'default',
@@ -201,7 +238,7 @@ export class NodeApi {
             count: 1,
           },
         },
-        await this.options(),
+        options,
       ),
     );
   }

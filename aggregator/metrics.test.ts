@@ -1,8 +1,7 @@
-import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
 import { createAggregatorMetrics } from './metrics.ts';
-import { REPORT_AGE_HELP, REPORT_AGE_NAME } from './report-age-series.ts';
+import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/fixtures/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../test/fixtures/aggregator/report-source.ts';
 
@@ -29,18 +28,36 @@ describe('aggregator metrics', () => {
     expect(value(text, 'virtgate_gate_result', { status: 'pass' })).toBe(1);
     expect(value(text, 'virtgate_gate_result', { status: 'fail' })).toBe(0);
     expect(value(text, 'virtgate_gate_status')).toBe(0);
-    // 1.36 reaches end of life on 2027-06-28: 208 days after 2026-12-02.
-    expect(value(text, 'virtgate_kubernetes_eol_days')).toBe(208);
+    // 1.36 reaches end of life on 2027-06-28: from the start of that day (UTC).
+    expect(value(text, 'virtgate_kubernetes_eol_timestamp_seconds')).toBe(Date.parse('2027-06-28T00:00:00Z') / 1000);
     expect(series(text, 'virtgate_gate_check')).toHaveLength(GATE_CHECK_IDS.length * GATE_STATUSES.length);
     for (const check of GATE_CHECK_IDS) {
       expect(value(text, 'virtgate_gate_check', { check, status: 'pass' })).toBe(1);
       expect(value(text, 'virtgate_gate_check', { check, status: 'fail' })).toBe(0);
     }
-    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-a' })).toBe(60);
+    expect(value(text, 'virtgate_node_report_timestamp_seconds', { node: 'node-a' })).toBe(NOW.getTime() / 1000 - 60);
     expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(1);
     expect(value(text, 'virtgate_aggregator_last_sync_timestamp_seconds')).toBe(NOW.getTime() / 1000);
     expect(value(text, 'virtgate_aggregator_lists_total', { kind: 'nodevalidations' })).toBe(1);
     expect(text).toContain('process_resident_memory_bytes');
+    expect(value(text, 'virtgate_build_info', { version: VIRTGATE_VERSION })).toBe(1);
+    expect(series(text, 'virtgate_build_info')).toHaveLength(1);
+    // prom-client renders every series: no hand-written block (the text parses as one metric family each).
+    const families = text.split('\n').filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
+    expect(new Set(families).size).toBe(families.length);
+  });
+
+  it('time each recompute in a histogram', async () => {
+    const registry = createAggregatorMetrics(new FakeSource(latestOf(healthyCluster())));
+    expect(value(await registry.metrics(), 'virtgate_aggregator_recompute_duration_seconds_count')).toBe(0);
+    registry.observeRecompute(0.004);
+    registry.observeRecompute(0.2);
+    const text = await registry.metrics();
+    expect(value(text, 'virtgate_aggregator_recompute_duration_seconds_count')).toBe(2);
+    expect(value(text, 'virtgate_aggregator_recompute_duration_seconds_sum')).toBeCloseTo(0.204);
+    expect(value(text, 'virtgate_aggregator_recompute_duration_seconds_bucket', { le: '0.005' })).toBe(1);
+    expect(value(text, 'virtgate_aggregator_recompute_duration_seconds_bucket', { le: '+Inf' })).toBe(2);
+    expect(series(text, 'virtgate_aggregator_recompute_seconds')).toEqual([]);
   });
 
   it('expose stranded nodes: a total and each ready node\'s live-migration target count', async () => {
@@ -59,7 +76,7 @@ describe('aggregator metrics', () => {
     expect(series(text, 'virtgate_node_migration_targets')).toHaveLength(3);
   });
 
-  it('say fail as 2, one series per check status, and age nodes at scrape time', async () => {
+  it('say fail as 2, one series per check status, and give each heartbeat as a timestamp that the clock does not move', async () => {
     const snapshot = healthyCluster({
       nodes: [rawNode('node-a', { runtime: 'docker://24.0.7' }), rawNode('node-b')],
       nodeValidations: [rawReport('node-a'), rawReport('node-b', { heartbeatAt: secondsAgo(7200) })],
@@ -74,26 +91,27 @@ describe('aggregator metrics', () => {
     expect(value(text, 'virtgate_gate_check', { check: 'nodes.reports-fresh', status: 'warn' })).toBe(1);
     expect(value(text, 'virtgate_cluster_nodes', { state: 'unknown' })).toBe(1);
     expect(value(text, 'virtgate_cluster_ready_ratio')).toBe(0.5);
-    // The stale node still has a heartbeat: its age keeps growing with the clock.
-    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-b' })).toBe(7230);
-    expect(value(text, 'virtgate_report_age_seconds', { node: 'node-a' })).toBe(90);
+    // The stale node still has a heartbeat; Prometheus computes its age as time() - timestamp.
+    expect(value(text, 'virtgate_node_report_timestamp_seconds', { node: 'node-b' })).toBe(NOW.getTime() / 1000 - 7200);
+    expect(value(text, 'virtgate_node_report_timestamp_seconds', { node: 'node-a' })).toBe(NOW.getTime() / 1000 - 60);
   });
 
-  it('count warn and unknown as 1, and leave out EOL days when the minor is unknown', async () => {
+  it('count warn and unknown as 1, and leave out the end of life when the minor is unknown', async () => {
     const source = new FakeSource(latestOf(healthyCluster({ serverGitVersion: 'v1.99.0' })));
     const text = await createAggregatorMetrics(source).metrics();
     expect(value(text, 'virtgate_gate_check', { check: 'tuple.kubernetes-eol', status: 'unknown' })).toBe(1);
-    expect(series(text, 'virtgate_kubernetes_eol_days')).toEqual([]);
+    expect(series(text, 'virtgate_kubernetes_eol_timestamp_seconds')).toEqual([]);
     expect(value(text, 'virtgate_gate_status')).toBe(2); // 1.99 is outside KubeVirt 1.9's window: fail
     const past = new FakeSource(latestOf(healthyCluster(), new Date('2027-07-01T00:00:00Z')));
-    expect(value(await createAggregatorMetrics(past).metrics(), 'virtgate_kubernetes_eol_days')).toBe(-3);
+    // Past end of life: the same date, which the alert compares with time().
+    expect(value(await createAggregatorMetrics(past).metrics(), 'virtgate_kubernetes_eol_timestamp_seconds')).toBe(Date.parse('2027-06-28T00:00:00Z') / 1000);
   });
 
   it('have no gate series before the first report, and show broken watches', async () => {
     const status = statusOf({ ready: false, healthy: false, synced: false, lastInSyncAt: null });
     status.watches = status.watches.map((watch) => (watch.kind === 'nodes' ? { ...watch, healthy: false, synced: false } : watch));
     const text = await createAggregatorMetrics(new FakeSource(null, status)).metrics();
-    for (const name of ['virtgate_cluster_nodes', 'virtgate_cluster_ready_ratio', 'virtgate_kubernetes_eol_days', 'virtgate_gate_check', 'virtgate_gate_result', 'virtgate_gate_status', 'virtgate_report_age_seconds', 'virtgate_migration_stranded_nodes', 'virtgate_node_migration_targets', 'virtgate_aggregator_last_sync_timestamp_seconds']) {
+    for (const name of ['virtgate_cluster_nodes', 'virtgate_cluster_ready_ratio', 'virtgate_kubernetes_eol_timestamp_seconds', 'virtgate_gate_check', 'virtgate_gate_result', 'virtgate_gate_status', 'virtgate_node_report_timestamp_seconds', 'virtgate_migration_stranded_nodes', 'virtgate_node_migration_targets', 'virtgate_aggregator_last_sync_timestamp_seconds']) {
       expect(series(text, name)).toEqual([]);
     }
     expect(value(text, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(0);
@@ -103,41 +121,25 @@ describe('aggregator metrics', () => {
   it('drop the series of a node that is gone', async () => {
     const source = new FakeSource(latestOf(healthyCluster()));
     const registry = createAggregatorMetrics(source);
-    expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBe(60);
+    expect(value(await registry.metrics(), 'virtgate_node_report_timestamp_seconds', { node: 'node-c' })).toBe(NOW.getTime() / 1000 - 60);
+    expect(value(await registry.metrics(), 'virtgate_node_migration_targets', { node: 'node-c' })).toBe(2);
     source.report = latestOf(healthyCluster({ nodes: [rawNode('node-a')], nodeValidations: [rawReport('node-a')] }));
-    expect(value(await registry.metrics(), 'virtgate_report_age_seconds', { node: 'node-c' })).toBeUndefined();
+    const text = await registry.metrics();
+    expect(value(text, 'virtgate_node_report_timestamp_seconds', { node: 'node-c' })).toBeUndefined();
+    expect(value(text, 'virtgate_node_migration_targets', { node: 'node-c' })).toBeUndefined();
+    expect(value(text, 'virtgate_node_report_timestamp_seconds', { node: 'node-a' })).toBe(NOW.getTime() / 1000 - 60);
+    source.report = null;
+    expect(series(await registry.metrics(), 'virtgate_node_report_timestamp_seconds')).toEqual([]);
   });
 
-  it('render report ages exactly as a prom-client gauge does, hostile node names included', async () => {
-    const names = ['node-a', 'q"uote', 'back\\slash', 'new\nline', 'stale'];
-    const snapshot = healthyCluster({
-      nodes: [...names, 'no-report'].map((name) => rawNode(name)),
-      nodeValidations: names.map((name) => rawReport(name, { heartbeatAt: secondsAgo(name === 'stale' ? 7200 : 59.6) })),
-    });
-    const source = new FakeSource(latestOf(snapshot));
-    source.clock = new Date(NOW.getTime() + 1234);
-    const registry = createAggregatorMetrics(source);
-    // The reference: the Gauge this series used to be.
-    const reference = new Registry();
-    const gauge = new Gauge({ name: REPORT_AGE_NAME, help: REPORT_AGE_HELP, labelNames: ['node'], registers: [reference] });
-    for (const node of source.report?.report.readiness.nodes ?? []) {
-      const heartbeat = node.heartbeatAt === null ? Number.NaN : Date.parse(node.heartbeatAt);
-      if (Number.isFinite(heartbeat)) gauge.set({ node: node.name }, Math.round((source.clock.getTime() - heartbeat) / 1000));
-    }
-    const block = (text: string) => text.split('\n\n').find((part) => part.startsWith(`# HELP ${REPORT_AGE_NAME} `))?.trimEnd();
-    const expected = (await reference.metrics()).trimEnd();
-    expect(expected.split('\n')).toHaveLength(2 + names.length);
-    expect(block(await registry.metrics())).toBe(expected);
-    // Again, with the clock moved on: the same report, new ages.
-    source.clock = new Date(NOW.getTime() + 61_000);
-    gauge.reset();
-    for (const node of source.report?.report.readiness.nodes ?? []) {
-      if (node.heartbeatAt !== null) gauge.set({ node: node.name }, Math.round((source.clock.getTime() - Date.parse(node.heartbeatAt)) / 1000));
-    }
-    expect(block(await registry.metrics())).toBe((await reference.metrics()).trimEnd());
-    // Before any report: HELP and TYPE only, as an empty gauge.
-    gauge.reset();
-    expect(block(await createAggregatorMetrics(new FakeSource(null)).metrics())).toBe((await reference.metrics()).trimEnd());
-    expect((await registry.metrics()).endsWith('\n')).toBe(true);
+  it('escape hostile node names the way Prometheus reads them', async () => {
+    const names = ['q"uote', 'back\\slash', 'new\nline'];
+    const snapshot = healthyCluster({ nodes: names.map((name) => rawNode(name)), nodeValidations: names.map((name) => rawReport(name)) });
+    const text = await createAggregatorMetrics(new FakeSource(latestOf(snapshot))).metrics();
+    expect(series(text, 'virtgate_node_report_timestamp_seconds').sort()).toEqual([
+      `virtgate_node_report_timestamp_seconds{node="back\\\\slash"} ${NOW.getTime() / 1000 - 60}`,
+      `virtgate_node_report_timestamp_seconds{node="new\\nline"} ${NOW.getTime() / 1000 - 60}`,
+      `virtgate_node_report_timestamp_seconds{node="q\\"uote"} ${NOW.getTime() / 1000 - 60}`,
+    ]);
   });
 });

@@ -24,3 +24,15 @@ function findPackageRoot(): { root: string; version: string } {
 const info = findPackageRoot();
 export const PACKAGE_ROOT = info.root;
 export const VIRTGATE_VERSION = info.version;
+
+/**
+ * The source revision the running code was built from: `VIRTGATE_REVISION`, which the images set
+ * from their `REVISION` build argument (Dockerfile.agent, Dockerfile.aggregator); "unknown" when
+ * unset (a build without the argument, a run from a checkout). Only [0-9A-Za-z._-], at most 64
+ * characters: it becomes a Prometheus label value.
+ */
+export function revisionOf(value: string | undefined): string {
+  const trimmed = (value ?? '').trim();
+  return /^[0-9A-Za-z._-]{1,64}$/.test(trimmed) ? trimmed : 'unknown';
+}
+export const VIRTGATE_REVISION = revisionOf(process.env.VIRTGATE_REVISION);

@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GATE_STATUSES, type GateStatus } from '../gate/types.ts';
 import { NODE_STATES, type NodeState } from '../readiness/types.ts';
 import type { ReportSource } from '../service/types.ts';
+import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';
 import {
   aggregatorStatusSchema,
   type ErrorResponse,
   errorResponseSchema,
-  gateReportSchema,
+  gateDocumentSchema,
   gateResponseSchema,
   jsonSchema,
   nodesDocumentSchema,
@@ -30,19 +31,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * latest report; they never evaluate the gate themselves. The response schemas (schemas.ts)
  * document the JSON and drop anything not declared in it. Before the first full sync every route
  * answers 503 with `error: not-synced`: an empty cluster and a cluster not yet read must not look
- * alike.
+ * alike. Every body, errors included, starts with `apiVersion` and `kind` (core/documents.ts).
  */
 export function registerApi(app: FastifyInstance, source: ReportSource): void {
   const error = jsonSchema(errorResponseSchema);
   const notSynced = (): ErrorResponse => {
     const aggregator = source.status();
-    return { error: 'not-synced', message: `the aggregator has not read the cluster yet: ${aggregator.reason}`, aggregator };
+    return { ...typeMeta(DOCUMENT_KINDS.apiError), error: 'not-synced', message: `the aggregator has not read the cluster yet: ${aggregator.reason}`, aggregator };
   };
 
   // The gate report and the node list are large: they go out as bytes serialised once per report
   // (report-bytes.ts), through the same schemas as every other response, with the live
   // `aggregator` status appended as their last member, where the response schemas put it.
-  const reportSchema = jsonSchema(gateReportSchema);
+  const reportSchema = jsonSchema(gateDocumentSchema);
   const nodesSchema = jsonSchema(nodesDocumentSchema);
   const statusSchema = jsonSchema(aggregatorStatusSchema);
   const reports = new ReportBytes<'gate'>();
@@ -54,6 +55,21 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     return reply.type(JSON_TYPE).header('content-length', length).send(body);
   };
 
+  // Unknown routes and methods, refused requests (400) and the aggregator's own faults answer JSON
+  // documents too, in the shape of the errors above.
+  app.setNotFoundHandler(async (request, reply) => {
+    const body: ErrorResponse = { ...typeMeta(DOCUMENT_KINDS.apiError), error: 'not-found', message: `no route ${request.method} ${request.url.slice(0, 200)}` };
+    return reply.code(404).type(JSON_TYPE).send(JSON.stringify(body));
+  });
+  app.setErrorHandler(async (failure: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = typeof failure.statusCode === 'number' && failure.statusCode >= 400 && failure.statusCode < 600 ? failure.statusCode : 500;
+    const body: ErrorResponse =
+      status < 500
+        ? { ...typeMeta(DOCUMENT_KINDS.apiError), error: status === 404 ? 'not-found' : 'bad-request', message: String(failure.message ?? 'bad request').slice(0, 500) }
+        : { ...typeMeta(DOCUMENT_KINDS.apiError), error: 'internal', message: `internal error: ${String(failure.message ?? 'unknown')}`.slice(0, 500) };
+    return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
+  });
+
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
@@ -63,7 +79,7 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     const latest = source.latest();
     if (!latest) return reply.code(503).send(notSynced());
     const { report } = latest;
-    return withStatus(reply, reports.open(report, 'gate', () => reply.compileSerializationSchema(reportSchema)({ ...report })));
+    return withStatus(reply, reports.open(report, 'gate', () => reply.compileSerializationSchema(reportSchema)({ ...typeMeta(DOCUMENT_KINDS.apiGate), ...report })));
   });
 
   app.get('/api/v1/summary', { schema: { response: { 200: jsonSchema(summaryResponseSchema), 503: error } } }, async (_request, reply) => {
@@ -77,6 +93,7 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
       .sort((a, b) => RANK[a.status] - RANK[b.status])
       .map(({ id, status, message }) => ({ id, status, message }));
     const body: SummaryResponse = {
+      ...typeMeta(DOCUMENT_KINDS.apiSummary),
       result: report.result,
       exitCode: report.exitCode,
       evaluatedAt: report.evaluatedAt,
@@ -104,6 +121,7 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
       const state = request.query.state ?? null;
       const open = nodeLists.open(report, state, () => {
         const document: Omit<NodesResponse, 'aggregator'> = {
+          ...typeMeta(DOCUMENT_KINDS.apiNodes),
           evaluatedAt: report.evaluatedAt,
           total: report.readiness.total,
           counts: report.readiness.counts,
@@ -124,10 +142,10 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
       if (!latest) return reply.code(503).send(notSynced());
       const node = nodes.get(latest.report, request.params.name);
       if (!node) {
-        const body: ErrorResponse = { error: 'not-found', message: `no node named ${JSON.stringify(request.params.name.slice(0, 253))} in the latest report` };
+        const body: ErrorResponse = { ...typeMeta(DOCUMENT_KINDS.apiError), error: 'not-found', message: `no node named ${JSON.stringify(request.params.name.slice(0, 253))} in the latest report` };
         return reply.code(404).send(body);
       }
-      const body: NodeResponse = { evaluatedAt: latest.report.evaluatedAt, node, aggregator: source.status() };
+      const body: NodeResponse = { ...typeMeta(DOCUMENT_KINDS.apiNode), evaluatedAt: latest.report.evaluatedAt, node, aggregator: source.status() };
       return body;
     },
   );

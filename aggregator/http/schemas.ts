@@ -2,6 +2,7 @@ import { inventorySchema } from '../../core/inventory/schema.ts';
 import { z } from 'zod';
 import type { JsonObject } from '../../core/json.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
+import { DOCUMENT_API_VERSION, DOCUMENT_KINDS, type DocumentKind } from '../../core/documents.ts';
 import { TIERS } from '../../core/checks/verdict.ts';
 import { GATE_CHECK_IDS, GATE_STATUSES, type GateCheck, type GateReport } from '../gate/types.ts';
 import { type ClusterReadiness, NODE_STATES, type NodeReadiness, UNKNOWN_CAUSES } from '../readiness/types.ts';
@@ -11,8 +12,13 @@ import type { AggregatorStatus } from '../service/types.ts';
  * The JSON the aggregator serves, as zod schemas: one source for the fastify response schemas
  * (which document the API and drop anything not declared), the tests that check responses,
  * and docs/aggregator.md. The compile-time checks at the end keep them equal to the types the
- * gate produces.
+ * gate produces. Every document starts with `apiVersion` and `kind` (core/documents.ts).
  */
+
+/** `apiVersion` and `kind` of one document, to spread first into its schema (the serialiser keeps the order). */
+export function typeMetaShape<K extends DocumentKind>(kind: K) {
+  return { apiVersion: z.literal(DOCUMENT_API_VERSION), kind: z.literal(kind) };
+}
 
 const gateStatus = z.enum(GATE_STATUSES);
 const nodeState = z.enum(NODE_STATES);
@@ -118,11 +124,18 @@ export const aggregatorStatusSchema = z.strictObject({
   virtgateVersion: z.string(),
 });
 
-/** GET /api/v1/gate: the whole gate report (as `virtgate gate --json`) and the aggregator's state. */
-export const gateResponseSchema = gateReportSchema.extend({ aggregator: aggregatorStatusSchema });
+/** `virtgate gate --json`: the gate report as a document. */
+export const gateResultSchema = z.strictObject({ ...typeMetaShape(DOCUMENT_KINDS.gate), ...gateReportSchema.shape });
+
+/** GET /api/v1/gate: the whole gate report (the members of `virtgate gate --json`) and the aggregator's state. */
+export const gateResponseSchema = z.strictObject({ ...typeMetaShape(DOCUMENT_KINDS.apiGate), ...gateReportSchema.shape, aggregator: aggregatorStatusSchema });
+
+/** The gate document without `aggregator`: what the API serialises once per report (http/report-bytes.ts). */
+export const gateDocumentSchema = gateResponseSchema.omit({ aggregator: true });
 
 /** GET /api/v1/summary: the verdict and the counts, without the node list. */
 export const summaryResponseSchema = z.strictObject({
+  ...typeMetaShape(DOCUMENT_KINDS.apiSummary),
   result: gateStatus,
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(3)]),
   evaluatedAt: z.string(),
@@ -139,6 +152,7 @@ export const summaryResponseSchema = z.strictObject({
 
 /** GET /api/v1/nodes[?state=...]: nodes worst first. */
 export const nodesResponseSchema = z.strictObject({
+  ...typeMetaShape(DOCUMENT_KINDS.apiNodes),
   evaluatedAt: z.string(),
   total: z.number().int(),
   counts: stateCounts,
@@ -155,18 +169,24 @@ export const nodesQuerySchema = z.strictObject({ state: nodeState.optional() });
 
 /** GET /api/v1/nodes/:name */
 export const nodeResponseSchema = z.strictObject({
+  ...typeMetaShape(DOCUMENT_KINDS.apiNode),
   evaluatedAt: z.string(),
   node: nodeReadinessSchema,
   aggregator: aggregatorStatusSchema,
 });
 
-/** 404 for an unknown node, 503 before the first full sync. */
+/**
+ * Every error body: 404 for an unknown node or route, 503 before the first full sync, 400 for a
+ * request the routes refuse (an unknown `state`), 500 for a fault of the aggregator's own.
+ */
 export const errorResponseSchema = z.strictObject({
-  error: z.enum(['not-found', 'not-synced']),
+  ...typeMetaShape(DOCUMENT_KINDS.apiError),
+  error: z.enum(['not-found', 'not-synced', 'bad-request', 'internal']),
   message: z.string(),
   aggregator: aggregatorStatusSchema.optional(),
 });
 
+export type GateResult = z.infer<typeof gateResultSchema>;
 export type GateResponse = z.infer<typeof gateResponseSchema>;
 export type SummaryResponse = z.infer<typeof summaryResponseSchema>;
 export type NodesResponse = z.infer<typeof nodesResponseSchema>;

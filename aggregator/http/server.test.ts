@@ -5,6 +5,7 @@ import { healthyCluster, rawNode, rawReport } from '../../test/fixtures/aggregat
 import { FakeSource, latestOf, statusOf } from '../../test/fixtures/aggregator/report-source.ts';
 import { errorResponseSchema, gateResponseSchema, jsonSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './schemas.ts';
 import { buildHttp } from './server.ts';
+import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 
 const apps: Array<ReturnType<typeof buildHttp>> = [];
 
@@ -57,7 +58,12 @@ describe('aggregator HTTP API', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     const body = gateResponseSchema.parse(response.json());
     // Serialisation through the response schema loses nothing the report holds.
-    expect({ ...body, aggregator: undefined }).toEqual({ ...JSON.parse(JSON.stringify(source.report?.report)), aggregator: undefined });
+    expect({ ...body, aggregator: undefined }).toEqual({
+      apiVersion: 'virtgate.io/v1alpha1',
+      kind: 'GateReport',
+      ...JSON.parse(JSON.stringify(source.report?.report)),
+      aggregator: undefined,
+    });
     expect(body.result).toBe('fail');
     expect(body.checks.find((check) => check.id === 'nodes.runtime')?.evidence).toMatchObject({ unsupported: ['node-c (docker://24.0.7)'] });
     expect(body.aggregator.ready).toBe(true);
@@ -69,12 +75,16 @@ describe('aggregator HTTP API', () => {
     // The reference: each response built whole and serialised by fastify through its response schema.
     const reference = Fastify({ logger: false });
     apps.push(reference);
-    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({ ...source.report?.report, aggregator: source.status() }));
+    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({
+      ...typeMeta(DOCUMENT_KINDS.apiGate),
+      ...source.report?.report,
+      aggregator: source.status(),
+    }));
     reference.get<{ Querystring: { state?: string } }>('/nodes', { schema: { response: { 200: jsonSchema(nodesResponseSchema) } } }, async (request) => {
       const report = source.report?.report;
       const state = request.query.state ?? null;
       const nodes = report?.readiness.nodes.filter((node) => state === null || node.state === state);
-      return { evaluatedAt: report?.evaluatedAt, total: report?.readiness.total, counts: report?.readiness.counts, state, nodes, aggregator: source.status() };
+      return { ...typeMeta(DOCUMENT_KINDS.apiNodes), evaluatedAt: report?.evaluatedAt, total: report?.readiness.total, counts: report?.readiness.counts, state, nodes, aggregator: source.status() };
     });
     await reference.ready();
     const check = async () => {

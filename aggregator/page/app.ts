@@ -14,6 +14,14 @@ import {
   statusClass,
 } from './render.ts';
 
+/**
+ * The documents the page reads (core/documents.ts names them; the page is compiled for the browser
+ * on its own, so it repeats them, and core/documents.test.ts checks that they agree).
+ */
+const DOCUMENT_API_VERSION = 'virtgate.io/v1alpha1';
+const GATE_KIND = 'GateReport';
+const ERROR_KIND = 'Error';
+
 /** A Kubernetes, KubeVirt or CDI version as the API observed it. */
 type ObservedVersion = { state: 'known'; version: string } | { state: 'absent' | 'unknown'; reason: string };
 
@@ -25,6 +33,8 @@ interface AggregatorState extends AggregatorView {
 
 /** GET /api/v1/gate (aggregator/http/schemas.ts): the fields the page shows. */
 interface GateResponse {
+  apiVersion: string;
+  kind: string;
   result: string;
   exitCode: number;
   evaluatedAt: string;
@@ -57,10 +67,12 @@ async function refresh(): Promise<void> {
     const response = await fetch('/api/v1/gate', { cache: 'no-store', headers: { accept: 'application/json' } });
     // The aggregator's own JSON (its response schemas drop anything undeclared).
     const body = (await response.json().catch(() => null)) as (GateResponse & { error?: string }) | null;
-    if (response.ok && body) {
+    // Another apiVersion is another schema: say so rather than draw it wrongly.
+    if (body && body.apiVersion !== DOCUMENT_API_VERSION) throw new Error(`the aggregator answers ${String(body.apiVersion)} ${String(body.kind)}; this page reads ${DOCUMENT_API_VERSION}`);
+    if (response.ok && body && body.kind === GATE_KIND) {
       state.report = body;
       state.aggregator = body.aggregator;
-    } else if (response.status === 503 && body && body.error === 'not-synced') {
+    } else if (response.status === 503 && body && body.kind === ERROR_KIND && body.error === 'not-synced') {
       state.aggregator = body.aggregator;
     } else {
       throw new Error(`HTTP ${response.status}`);

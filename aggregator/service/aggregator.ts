@@ -1,13 +1,12 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { type AggregatorConfig, gateConfigOf } from '../config.ts';
 import { evaluateGate } from '../gate/gate.ts';
 import type { GateStatus } from '../gate/types.ts';
 import { buildHttp } from '../http/server.ts';
-import { createAggregatorMetrics } from '../metrics.ts';
+import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
@@ -34,7 +33,7 @@ export interface AggregatorOptions {
  */
 export class Aggregator implements ReportSource {
   readonly app: FastifyInstance;
-  readonly registry: Registry;
+  readonly registry: AggregatorRegistry;
   private readonly config: AggregatorConfig;
   private readonly gateConfig: GateConfig;
   private readonly data: VersionData;
@@ -116,6 +115,7 @@ export class Aggregator implements ReportSource {
     const report = evaluateGate(modelOf(this.watch.parsed()), this.data, this.gateConfig, now);
     const durationMs = performance.now() - started;
     this.latestReport = { report, computedAt: now, durationMs };
+    this.registry.observeRecompute(durationMs / 1000);
     if (sync.healthy) this.lastInSync = now;
     if (report.result !== this.lastResult) {
       const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);

@@ -10,6 +10,7 @@ import { runCli } from '../../test/hosts/run-cli.ts';
 import { CHECK_IDS, exampleFacts } from '../../core/checks/registry.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
 import { TIERS } from '../../core/checks/verdict.ts';
+import { DOCUMENT_API_VERSION, DOCUMENT_KINDS } from '../../core/documents.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';
 
 const run = promisify(execFile);
@@ -22,6 +23,8 @@ const observation = z.union([
 const device = z.object({ path: z.string(), state: z.enum(['missing', 'present', 'unknown']) }).passthrough();
 const REPORT = z
   .object({
+    apiVersion: z.literal(DOCUMENT_API_VERSION),
+    kind: z.literal(DOCUMENT_KINDS.check),
     tier: z.enum(TIERS),
     ready: z.boolean(),
     conclusive: z.boolean(),

@@ -7,14 +7,15 @@ import type { Verdict } from '../../core/checks/verdict.ts';
 import { readVhvRecording, runVirtHostValidate, type VhvFacts } from '../../core/checks/vhv.ts';
 import { inventoryFor } from '../../core/inventory/collect.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
+import { DOCUMENT_KINDS, type TypeMeta, typeMeta } from '../../core/documents.ts';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { renderCheckTable } from '../render/check-table.ts';
 import { type CheckSettings, checkSettings } from '../settings/check.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { EXIT, toUsageError, UsageError } from '../usage-error.ts';
 
-/** The `--json` document. Its schema is documented in the README. */
-export interface CheckReport extends Verdict {
+/** The `--json` document (`kind: CheckResult`). Its schema is documented in the README and docs/check.md. */
+export interface CheckReport extends TypeMeta<typeof DOCUMENT_KINDS.check>, Verdict {
   virtgateVersion: string;
   hostRoot: string;
   policy: { allowEmulation: boolean; minKernel: string };
@@ -55,7 +56,7 @@ async function runCheck(flags: Record<string, unknown>): Promise<number> {
   const verdict = evaluate(facts, vhvFacts, policy);
   if (settings.json) {
     const inventory = await inventoryFor(settings.hostRoot);
-    const report: CheckReport = { ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts, inventory };
+    const report: CheckReport = { ...typeMeta(DOCUMENT_KINDS.check), ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts, inventory };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(renderCheckTable(verdict, settings.hostRoot));

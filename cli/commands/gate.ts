@@ -7,6 +7,8 @@ import { renderChecklist } from '../../aggregator/report/checklist.ts';
 import { ClusterReadError, listClusterOnce } from '../../aggregator/snapshot/list-once.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';
+import type { GateResult } from '../../aggregator/http/schemas.ts';
+import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { gateSettings } from '../settings/gate.ts';
@@ -37,7 +39,12 @@ async function runGate(flags: Record<string, unknown>): Promise<number> {
   });
   // The CLI reads the clock; the evaluation itself is pure.
   const report = evaluateGate(modelOf(parsed), data, gateConfigOf(settings), settings.now ?? new Date());
-  process.stdout.write(settings.json ? `${JSON.stringify(report, null, 2)}\n` : renderGate(report));
+  if (settings.json) {
+    const document: GateResult = { ...typeMeta(DOCUMENT_KINDS.gate), ...report };
+    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
+    process.stdout.write(renderGate(report));
+  }
   return report.exitCode;
 }
 

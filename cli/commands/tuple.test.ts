@@ -65,7 +65,7 @@ describe('virtgate tuple', () => {
   it('prints JSON with --json', () => {
     const { code, stdout } = virtgate('--kubevirt', '1.7', '--kubernetes', '1.36', '--date', '2026-12-02', '--json');
     const document = JSON.parse(stdout) as TupleJson;
-    expect(document).toMatchObject({ result: 'fail', exitCode: 1, date: '2026-12-02', versionsFile: DATA_FILE });
+    expect(document).toMatchObject({ apiVersion: 'virtgate.io/v1alpha1', kind: 'TupleResult', result: 'fail', exitCode: 1, date: '2026-12-02', versionsFile: DATA_FILE });
     expect(document.tuple.kubernetes).toEqual({ state: 'known', version: '1.36', minor: '1.36' });
     expect(document.tuple.cdi.state).toBe('absent');
     expect(document.checks.map((check) => [check.id, check.status])).toEqual([

@@ -6,13 +6,14 @@ import { DEFAULT_GATE_CONFIG } from '../../aggregator/model/config.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';
 import type { VersionData } from '../../aggregator/versions/schema.ts';
+import { DOCUMENT_KINDS, type TypeMeta, typeMeta } from '../../core/documents.ts';
 import { paint } from '../render/colour.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { type TupleSettings, tupleSettings } from '../settings/tuple.ts';
 import { UsageError } from '../usage-error.ts';
 
-/** The `--json` document: the tuple report plus the data file it used. */
-export interface TupleJson extends TupleReport {
+/** The `--json` document (`kind: TupleResult`): the tuple report plus the data file it used. */
+export interface TupleJson extends TypeMeta<typeof DOCUMENT_KINDS.tuple>, TupleReport {
   versionsFile: string;
 }
 
@@ -39,7 +40,7 @@ async function runTuple(options: TupleSettings): Promise<number> {
   // The CLI reads the clock; the evaluation itself is pure.
   const report = evaluateTuple(tuple, data, DEFAULT_GATE_CONFIG, options.date ?? new Date());
   if (options.json) {
-    const document: TupleJson = { ...report, versionsFile: options.versions };
+    const document: TupleJson = { ...typeMeta(DOCUMENT_KINDS.tuple), ...report, versionsFile: options.versions };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     process.stdout.write(renderTuple(report));

@@ -8,6 +8,8 @@ export interface RunningAgent {
   output: () => string;
   /** The value of one series of its /metrics, e.g. ('virtgate_publish_failures_total'). */
   metric(name: string, labels?: Record<string, string>): Promise<number | undefined>;
+  /** Every series of one metric of its /metrics: the label part (`{a="b",...}`) and the value. */
+  series(name: string): Promise<Array<{ labels: string; value: number }>>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,13 @@ export async function startAgent(args: string[], env: Record<string, string> = {
         if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
       }
       return undefined;
+    },
+    async series(name) {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+        .map((line) => ({ labels: line.slice(name.length, line.lastIndexOf(' ')), value: Number(line.slice(line.lastIndexOf(' ') + 1)) }));
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -9,7 +9,7 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateReportSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { CDI_CRD, createValidatedNode, KUBEVIRT_CRD } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
@@ -136,7 +136,7 @@ describe('hostile and huge objects in the cluster', () => {
   it('virtgate gate evaluates them too', async () => {
     const run = await runCliBounded(['gate', '--kubeconfig', cp.adminKubeconfig, '--json']);
     expect([0, 1, 3], run.stderr).toContain(run.exitCode);
-    const report = gateReportSchema.parse(JSON.parse(run.stdout));
+    const report = gateResultSchema.parse(JSON.parse(run.stdout));
     expect(report.readiness.nodes.some((node) => node.name === 'fault-hostile-types' && node.state === 'unknown')).toBe(true);
   });
 });

@@ -1,14 +1,14 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
-import { createNode } from '../controlplane/identities.ts';
+import { createNode, podBoundIdentity } from '../controlplane/identities.ts';
 import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../hosts/build-host.ts';
-import { agentIdentity } from '../support/agent-identity.ts';
+import { AGENT_NAMESPACE, agentIdentity } from '../support/agent-identity.ts';
 import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AgentProcess, metricValue, startAgentProcess } from '../support/agent-process.ts';
 import { installCrd } from '../support/crds.ts';
@@ -248,6 +248,47 @@ describe('virtgate agent against a real API server', () => {
     await core.deleteNode({ name: node.name });
     await waitFor('the NodeValidation to be garbage-collected', async () =>
       (await statusOfCall(() => readReport(node.name))) === 404 ? true : undefined, 60_000);
+  });
+
+  it('counts every write by resource and the code the API server answered: a 403 stays a 403', async () => {
+    // An identity that may write the Node but not NodeValidations: RBAC refuses the report with 403.
+    const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
+    const name = 'virtgate-test-agent-no-reports';
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name },
+        rules: [
+          { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
+          { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+          { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['get'] },
+          { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+        ],
+      },
+    });
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+        subjects: [{ kind: 'ServiceAccount', name: 'agent-no-reports', namespace: AGENT_NAMESPACE }],
+      },
+    });
+    const host = await buildHost(await mkdtemp(path.join(os.tmpdir(), 'agent-forbidden-')), 'intel-metal');
+    await createNode(admin, 'agent-forbidden', {});
+    const identity = await podBoundIdentity(admin, cp, AGENT_NAMESPACE, 'agent-no-reports', 'agent-forbidden');
+    const agent = await runAgent({ name: 'agent-forbidden', host, kubeconfig: identity.kubeconfig });
+    const count = (text: string, labels: Record<string, string>) => metricValue(text, 'virtgate_agent_api_writes_total', labels) ?? 0;
+    const text = await waitFor('a refused NodeValidation write and an accepted Node patch on /metrics', async () => {
+      const metrics = await agent.metrics();
+      return count(metrics, { resource: 'nodevalidations', code: '403' }) >= 1 && count(metrics, { resource: 'nodes', code: '200' }) >= 1 ? metrics : undefined;
+    });
+    expect(count(text, { resource: 'nodes/status', code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(count(text, { resource: 'nodevalidations', code: '201' })).toBe(0);
+    // One family, rendered by prom-client, with the node on every series; the build and the process too.
+    expect(text).toContain('# TYPE virtgate_agent_api_writes_total counter');
+    expect(text).not.toMatch(/^virtgate_api_write/m);
+    expect(metricValue(text, 'virtgate_build_info', { node: 'agent-forbidden' })).toBe(1);
+    expect(metricValue(text, 'process_resident_memory_bytes', { node: 'agent-forbidden' })).toBeGreaterThan(0);
+    expect(metricValue(text, 'nodejs_eventloop_lag_seconds', { node: 'agent-forbidden' })).toBeGreaterThanOrEqual(0);
   });
 
   it('survives the API server being down for 20 s and publishes the latest verdict afterwards', async () => {

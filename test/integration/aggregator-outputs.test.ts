@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema, gateReportSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { runCli } from '../hosts/run-cli.ts';
@@ -14,6 +14,7 @@ import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, 
 import { type AggregatorProcess, closedPort, seriesValue, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { waitFor } from '../support/wait.ts';
+import { revisionOf, VIRTGATE_VERSION } from '../../core/package-info.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;
@@ -92,13 +93,19 @@ describe('virtgate aggregator (a real process)', () => {
     expect(value('virtgate_gate_result', { status: 'fail' })).toBe(1);
     expect(value('virtgate_gate_result', { status: 'pass' })).toBe(0);
     expect(value('virtgate_gate_status')).toBe(2);
-    const eol = gate.checks.find((check) => check.id === 'tuple.kubernetes-eol')?.evidence.daysLeft;
-    expect(typeof eol).toBe('number');
-    expect(value('virtgate_kubernetes_eol_days')).toBe(eol);
-    // Ages at scrape time, from the heartbeats written above.
-    expect(value('virtgate_report_age_seconds', { node: 'agg-out-ready-1' })).toBeGreaterThanOrEqual(60);
-    expect(value('virtgate_report_age_seconds', { node: 'agg-out-ready-1' })).toBeLessThan(600);
-    expect(value('virtgate_report_age_seconds', { node: 'agg-out-stale' })).toBeGreaterThanOrEqual(7200);
+    const eol = gate.checks.find((check) => check.id === 'tuple.kubernetes-eol')?.evidence.eol;
+    expect(typeof eol).toBe('string');
+    expect(value('virtgate_kubernetes_eol_timestamp_seconds')).toBe(Date.parse(`${String(eol)}T00:00:00Z`) / 1000);
+    // The heartbeats written above, as timestamps: the ages Prometheus would compute with time().
+    const age = (node: string) => Date.now() / 1000 - (value('virtgate_node_report_timestamp_seconds', { node }) ?? Number.NaN);
+    expect(value('virtgate_node_report_timestamp_seconds', { node: 'agg-out-ready-1' })).toBe(
+      Date.parse(gate.readiness.nodes.find((node) => node.name === 'agg-out-ready-1')?.heartbeatAt ?? '') / 1000,
+    );
+    expect(age('agg-out-ready-1')).toBeGreaterThanOrEqual(60);
+    expect(age('agg-out-ready-1')).toBeLessThan(600);
+    expect(age('agg-out-stale')).toBeGreaterThanOrEqual(7200);
+    expect(value('virtgate_aggregator_recompute_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(value('virtgate_build_info', { version: VIRTGATE_VERSION, revision: revisionOf(process.env.VIRTGATE_REVISION) })).toBe(1);
     for (const kind of ['nodes', 'nodevalidations', 'crd/kubevirts.kubevirt.io', 'crd/cdis.cdi.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'kubevirts', 'cdis']) {
       expect(value('virtgate_aggregator_watch_healthy', { kind }), kind).toBe(1);
       expect(value('virtgate_aggregator_lists_total', { kind }), kind).toBe(1);
@@ -155,7 +162,7 @@ describe('virtgate gate (a real process): exit codes', () => {
     await cluster({ docker: true });
     const outcome = await gate('--json');
     expect(outcome.code).toBe(1);
-    const report = gateReportSchema.parse(JSON.parse(outcome.stdout));
+    const report = gateResultSchema.parse(JSON.parse(outcome.stdout));
     expect(report).toMatchObject({ result: 'fail', exitCode: 1, evaluatedAt: '2026-12-02T12:00:00.000Z' });
     expect(report.checks.find((check) => check.id === 'nodes.runtime')?.status).toBe('fail');
   });

@@ -29,6 +29,7 @@ import { createValidatedNode, resetCluster } from '../support/aggregator-cluster
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { waitFor } from '../support/wait.ts';
+import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -142,9 +143,16 @@ describe('Prometheus scraping virtgate, end to end', () => {
     const tiers = Object.fromEntries((await prom().query('virtgate_node_tier == 1')).map((sample) => [sample.labels.node, sample.labels.tier]));
     expect(tiers).toEqual(Object.fromEntries(AGENT_NODES.map((node) => [node.name, node.tier])));
     expect(byLabel(await prom().query('virtgate_probe_conclusive'), 'node')).toEqual({ 'prom-hw': 1, 'prom-hw2': 1, 'prom-emu': 1 });
-    // Every agent wrote its labels through the API server at least once.
-    const writes = byLabel(await prom().query('virtgate_api_writes_total{kind="labels"}'), 'node');
+    // Every agent patched its Node through the API server at least once, and the server said 200.
+    const writes = byLabel(await prom().query('virtgate_agent_api_writes_total{resource="nodes",code="200"}'), 'node');
     for (const node of AGENT_NODES) expect(writes[node.name], node.name).toBeGreaterThanOrEqual(1);
+    // Every process says which build it runs, and the agents export process metrics too.
+    const builds = await prom().query('count by (job, version) (virtgate_build_info)');
+    expect(Object.fromEntries(builds.map((sample) => [sample.labels.job, [sample.labels.version, sample.value]]))).toEqual({
+      'virtgate-agent': [VIRTGATE_VERSION, 3],
+      'virtgate-aggregator': [VIRTGATE_VERSION, 1],
+    });
+    expect(Object.keys(byLabel(await prom().query('process_resident_memory_bytes{job="virtgate-agent"}'), 'node')).sort()).toEqual(AGENT_NODES.map((node) => node.name).sort());
     // Every sample of an agent carries its job and instance, as a PodMonitor scrape would.
     const jobs = new Set((await prom().query('virtgate_node_ready')).map((sample) => sample.labels.job));
     expect([...jobs]).toEqual(['virtgate-agent']);
@@ -157,10 +165,12 @@ describe('Prometheus scraping virtgate, end to end', () => {
     });
     expect(counts).toEqual({ ready: 2, emulation: 0, 'not-ready': 1, unknown: 1 });
     expect((await prom().query('virtgate_cluster_ready_ratio'))[0]?.value).toBe(0.5);
-    const ages = byLabel(await prom().query('virtgate_report_age_seconds'), 'node');
+    // Ages as the alerts compute them: time() minus the heartbeat's timestamp.
+    const ages = byLabel(await prom().query('time() - virtgate_node_report_timestamp_seconds'), 'node');
     expect(ages[STALE_NODE]).toBeGreaterThan(7000);
     for (const node of AGENT_NODES) expect(ages[node.name], node.name).toBeLessThan(1800);
-    expect((await prom().query('virtgate_kubernetes_eol_days'))[0]?.value).toBeGreaterThan(0);
+    expect((await prom().query('virtgate_kubernetes_eol_timestamp_seconds - time()'))[0]?.value).toBeGreaterThan(0);
+    expect((await prom().query('virtgate_aggregator_recompute_duration_seconds_count'))[0]?.value).toBeGreaterThanOrEqual(1);
 
     // The gate as Prometheus stored it equals the gate the aggregator serves as JSON.
     const matched = await waitFor('Prometheus\'s gate series to match /api/v1/gate', async () => {
