@@ -10,8 +10,8 @@ const attempt = async (left) => {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
     const body = await response.json();
-    if (response.ok && typeof body.result === "string") return console.log(`the aggregator at ${url} answers: gate ${body.result}`);
-    throw new Error(`HTTP ${response.status} ${body.error ?? ""}`);
+    if (response.ok && body.kind === "GateReport" && typeof body.result === "string") return console.log(`the aggregator at ${url} answers: gate ${body.result}`);
+    throw new Error(`HTTP ${response.status} ${body.kind ?? "(no kind)"} ${body.error ?? ""}`);
   } catch (error) {
     if (left <= 0) { console.error(`the aggregator at ${url} does not answer: ${error.message}`); process.exit(1); }
     await new Promise((resolve) => setTimeout(resolve, 3_000));
