@@ -61,6 +61,7 @@ aggregator_archive="$images/aggregator-$aggregator_key.tar"
 pause_archive="$images/pause-$pause_key.tar"
 
 report() {
+  echo "base $base_ref $base_archive"
   echo "pause $pause_ref $pause_archive"
   echo "agent $agent_ref $agent_archive"
   echo "aggregator $aggregator_ref $aggregator_archive"
