@@ -45,7 +45,9 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/node/**/*.test.ts'],
-          globalSetup: ['test/node/global-setup.ts'],
+          // The real node, then the fault ledger (shared with the faults project when both run):
+          // the node faults (test/node/faults.test.ts) are counted in the same summary.
+          globalSetup: ['test/node/global-setup.ts', 'test/faults/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
           fileParallelism: false,

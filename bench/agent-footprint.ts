@@ -60,7 +60,7 @@ async function cycles(cluster: BenchCluster, name: string, nodeOptions: string, 
  * RSS of a Node process that has only imported `entry` (nothing, or the agent's command module), after
  * GC: the floor under the agent's figure, measured with the same V8 settings.
  */
-async function importedRss(entry: string | undefined, nodeOptions: string): Promise<number> {
+export async function importedRss(entry: string | undefined, nodeOptions: string): Promise<number> {
   const script = [
     entry ? `await import(${JSON.stringify(entry)});` : '',
     'globalThis.gc(); globalThis.gc();',

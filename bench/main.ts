@@ -10,9 +10,11 @@ import { kvmRunBench } from './kvm-run.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
 import { probeCycleBench } from './probe-cycle.ts';
+import { realNodeBench } from './real-node.ts';
 import { renderTable, type BenchRow } from './table.ts';
 
-const only = new Set(process.argv.slice(2));
+// Sections by name (`npm run bench -- agent node`); `--real-node` is another name for `node`.
+const only = new Set(process.argv.slice(2).map((arg) => (arg === '--real-node' ? 'node' : arg)));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 const rows: BenchRow[] = [];
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`);
@@ -51,6 +53,17 @@ if (wanted('agent') || wanted('load') || wanted('aggregator')) {
     }
   } finally {
     await cluster.stop();
+  }
+}
+
+// Last, alone: it starts its own control plane, containerd and kubelet (root only; fixed names
+// under /tmp/virtgate-node, so never beside `npm run test:node`).
+if (wanted('node')) {
+  if (process.getuid?.() === 0 || only.has('node')) {
+    log('real node: images, the node, the chart (a few minutes; the images are built once per source change)…');
+    rows.push(...(await realNodeBench(log)));
+  } else {
+    log('real node: SKIPPED, it needs root (run `npm run bench -- node` as root)');
   }
 }
 

@@ -8,6 +8,8 @@ export interface AuditEvent {
   objectRef?: { resource?: string; subresource?: string; name?: string; namespace?: string; apiGroup?: string };
   responseStatus?: { code?: number };
   requestReceivedTimestamp: string;
+  /** The request body as sent (a patch, or the whole object), where the policy logs at level Request. */
+  requestObject?: unknown;
 }
 
 export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);

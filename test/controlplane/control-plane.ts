@@ -19,6 +19,31 @@ rules:
   - level: Metadata
 `;
 
+/** A group's resources whose write requests the audit log records with their bodies. */
+export interface AuditedBodies {
+  group: string;
+  resources: string[];
+}
+
+/**
+ * The policy: write requests to `bodies` at level Request (the patch or object as sent, so a
+ * test can read what each write set), everything else at Metadata as above.
+ */
+export function auditPolicy(bodies: readonly AuditedBodies[] = []): string {
+  if (bodies.length === 0) return AUDIT_POLICY;
+  const resources = bodies.map((b) => `      - group: "${b.group}"\n        resources: [${b.resources.map((r) => `"${r}"`).join(', ')}]`).join('\n');
+  return `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: Request
+    verbs: ["create", "update", "patch", "delete", "deletecollection"]
+    resources:
+${resources}
+  - level: Metadata
+`;
+}
+
 export interface ControlPlaneOptions {
   /**
    * The address the API server binds to and advertises (the `kubernetes` Service's endpoint).
@@ -29,6 +54,8 @@ export interface ControlPlaneOptions {
   controllers?: string[];
   /** kube-apiserver's --service-cluster-ip-range. */
   serviceCidr?: string;
+  /** Writes the audit log records with their request bodies (default: none, metadata only). */
+  auditRequestBodies?: AuditedBodies[];
 }
 
 export interface ControlPlaneInfo {
@@ -87,8 +114,8 @@ export class ControlPlane {
       freePort(), freePort(), freePort(), freePort(), freePort(),
     ]);
     const server = `https://${address}:${apiPort}`;
-    const auditPolicy = path.join(dir, 'audit-policy.yaml');
-    await writeFile(auditPolicy, AUDIT_POLICY);
+    const auditPolicyFile = path.join(dir, 'audit-policy.yaml');
+    await writeFile(auditPolicyFile, auditPolicy(options.auditRequestBodies));
     const auditLog = path.join(dir, 'audit.log');
     const adminKubeconfig = await writeKubeconfig(path.join(dir, 'admin.kubeconfig'), server, pki.caCert, {
       clientCertificate: pki.adminCert,
@@ -128,7 +155,7 @@ export class ControlPlane {
       `--service-account-signing-key-file=${pki.serviceAccountKey}`,
       `--service-cluster-ip-range=${serviceCidr}`,
       '--allow-privileged=true',
-      `--audit-policy-file=${auditPolicy}`,
+      `--audit-policy-file=${auditPolicyFile}`,
       `--audit-log-path=${auditLog}`,
       '--audit-log-format=json',
       '--audit-log-mode=blocking',

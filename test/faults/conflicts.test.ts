@@ -7,7 +7,7 @@
  * decides again. Afterwards every label and taint the writer set is there and the agent's own
  * state is right.
  */
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type V1Taint } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeKeys } from '../../core/kube/names.ts';
 import { useControlPlane } from '../controlplane/client.ts';
@@ -22,7 +22,7 @@ import { Fault } from './ledger.ts';
 import { crashes, pidsOf } from './processes.ts';
 import { unreadyAgent } from './readiness.ts';
 import { settle } from './settle.ts';
-import { census } from './survivors.ts';
+import { type Census, census } from './survivors.ts';
 import { publishedMismatches, truthOf } from './truth.ts';
 
 const cp = useControlPlane();
@@ -51,8 +51,13 @@ describe('409 conflicts from a concurrent writer', () => {
   it('keeps every label and taint of the writer, and applies and lifts its own taint right', async () => {
     const fault = new Fault('conflict-409', 'writer hammering labels and taints while the agent taints');
     const writer = new ConcurrentWriter(admin, NAME, { churnOnly: true });
+    const processes = [{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }];
+    let counted: Census | undefined;
+    let writerTaints: V1Taint[] = [];
+    let agentConflicts = 0;
+    let pids: ReturnType<typeof pidsOf> | undefined;
     try {
-      const pids = pidsOf([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }]);
+      pids = pidsOf(processes);
       const mark = await cp.audit.mark();
       writer.start();
       fault.injected();
@@ -62,7 +67,7 @@ describe('409 conflicts from a concurrent writer', () => {
       await waitFor('the agent to taint its node', async () => ((await tainted()) ? true : undefined), 120_000, 200);
       await restoreDevice(node.host.root, 'kvm');
       await waitFor('the agent to lift its taint', async () => ((await tainted()) ? undefined : true), 120_000, 200);
-      const outcome = await writer.stop();
+      await writer.stop();
       fault.cleared();
       await fault.converge(() => settle('the agent state to match the host', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000));
 
@@ -72,14 +77,7 @@ describe('409 conflicts from a concurrent writer', () => {
       expect(ownership.taints).toEqual([]);
       expect(ownership.labels.every((key) => key.startsWith(`${keys.prefix}/`))).toBe(true);
 
-      const writerLabels = Object.fromEntries(Object.entries(outcome.labels).filter(([key]) => !outcome.uncertain.has(key)));
-      const writerTaints = outcome.taints.filter((taint) => !outcome.uncertain.has(taint.key));
-      const counted = await census(admin, [
-        { name: NAME, labels: { ...node.foreignLabels, ...writerLabels }, taints: [...node.foreignTaints, ...writerTaints], report: true },
-      ]);
-      fault.objects(counted.checked, counted.lost.length);
-
-      const agentConflicts = (await cp.audit.since(mark)).filter(
+      agentConflicts = (await cp.audit.since(mark)).filter(
         (event) =>
           event.user.username === `system:serviceaccount:${AGENT_NAMESPACE}:${AGENT_SERVICE_ACCOUNT}` &&
           event.user.extra?.['authentication.kubernetes.io/node-name']?.[0] === NAME &&
@@ -87,16 +85,27 @@ describe('409 conflicts from a concurrent writer', () => {
           event.objectRef?.resource === 'nodes' &&
           event.responseStatus?.code === 409,
       ).length;
-      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s`);
       await settle('the agent\'s readiness to recover', () => unreadyAgent(agent, 'agent'), 60_000);
-      expect(counted.lost).toEqual([]);
-      expect(crashes([{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }], pids)).toEqual([]);
-      expect(writerTaints.length).toBeGreaterThan(0);
-      // The point of the test: the agent met conflicts and still got it right.
-      expect(agentConflicts, `agent 409s (writer: ${outcome.writes} writes)`).toBeGreaterThan(0);
     } finally {
-      await writer.stop().catch(() => undefined);
+      // The census runs whether or not the test got this far: a fault that failed early (the
+      // taint never came, the state never converged) still counts what it could have harmed.
+      const outcome = await writer.stop();
+      const writerLabels = Object.fromEntries(Object.entries(outcome.labels).filter(([key]) => !outcome.uncertain.has(key)));
+      writerTaints = outcome.taints.filter((taint) => !outcome.uncertain.has(taint.key));
+      counted = await census(admin, [
+        { name: NAME, labels: { ...node.foreignLabels, ...writerLabels }, taints: [...node.foreignTaints, ...writerTaints], report: true },
+      ]).catch((error: unknown) => {
+        fault.detail(`census failed: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+      if (counted) fault.objects(counted.checked, counted.lost.length);
+      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s`);
       fault.finish();
     }
+    expect(counted?.lost).toEqual([]);
+    expect(pids && crashes(processes, pids)).toEqual([]);
+    expect(writerTaints.length).toBeGreaterThan(0);
+    // The point of the test: the agent met conflicts and still got it right.
+    expect(agentConflicts, 'agent 409s').toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The fault suite's own globalSetup (beside the control plane's): a per-run directory for the
- * ledger, and at the end the summary — faults injected by kind, recoveries, the longest time to
- * converge, objects lost. Any object lost, or any fault that did not recover, fails the run,
+ * The fault suite's own globalSetup (beside the control plane's, and beside the real node's in the
+ * node project): a per-run directory for the ledger, and at the end the summary — faults injected
+ * by kind, recoveries, the longest time to converge, objects lost. Any object lost, or any fault that did not recover, fails the run,
  * whatever the tests said.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -31,17 +32,34 @@ export async function closeLedger(dir: string, out: (text: string) => void, err:
   return 1;
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-faults-'));
-  project.provide('faultLedgerDir', dir);
-  project.provide('faultCompileCache', path.join(dir, 'compile-cache'));
+/**
+ * One ledger for the whole `vitest run`: the faults project and the node project (whose node
+ * faults are counted too) both use this setup, so `npm test` prints one summary with every class.
+ * The first setup makes the directory, the last teardown closes the ledger.
+ */
+interface SharedLedger {
+  dir: string;
+  users: number;
+}
+const SHARED = Symbol.for('virtgate.faultLedger');
+const shared = globalThis as { [SHARED]?: SharedLedger };
+
+export default function setup(project: TestProject): () => Promise<void> {
+  // Synchronous: two projects' setups may run side by side and must not make two directories.
+  const ledger = (shared[SHARED] ??= { dir: mkdtempSync(path.join(os.tmpdir(), 'virtgate-faults-')), users: 0 });
+  ledger.users += 1;
+  project.provide('faultLedgerDir', ledger.dir);
+  project.provide('faultCompileCache', path.join(ledger.dir, 'compile-cache'));
   return async () => {
+    ledger.users -= 1;
+    if (ledger.users > 0) return;
+    delete shared[SHARED];
     const code = await closeLedger(
-      dir,
+      ledger.dir,
       (text) => process.stdout.write(text),
       (text) => process.stderr.write(text),
     );
-    await rm(dir, { recursive: true, force: true });
+    await rm(ledger.dir, { recursive: true, force: true });
     // Not a throw: that would skip the control plane's teardown; the exit code fails the run.
     if (code !== 0) process.exitCode = code;
   };

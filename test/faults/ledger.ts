@@ -34,7 +34,7 @@ export interface LedgerEntry {
 
 function ledgerPath(): string {
   const dir = inject('faultLedgerDir');
-  if (!dir) throw new Error('no fault ledger: run this file in the "faults" vitest project (npm run test:faults)');
+  if (!dir) throw new Error('no fault ledger: run this file in the "faults" or "node" vitest project (npm run test:faults, npm run test:node)');
   return path.join(dir, LEDGER_FILE);
 }
 

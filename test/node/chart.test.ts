@@ -7,17 +7,16 @@
  * rolls the agent without the node's labels flapping; `helm uninstall` runs the real
  * post-delete prune Job. No packet from a pod leaves the machine.
  */
-import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { execa } from 'execa';
+import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keysUnder, nodeView } from '../chart/cluster.ts';
 import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../chart/helm.ts';
 import { AuditLog } from '../controlplane/audit.ts';
 import { PrometheusServer } from '../e2e/prometheus-server.ts';
-import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
 import { waitFor } from '../support/wait.ts';
 import { egressCounters } from './counters.ts';
 import { NODE_LAYOUT } from './layout.ts';
+import { checkStatuses, hostVerdict, imageValues, isReady, type Verdict, NS, podsOf as podsOfRelease, readyPod as readyPodOf, RELEASE } from './release.ts';
 import { statsSummary } from './stats.ts';
 
 const node = inject('realNode');
@@ -28,42 +27,12 @@ const apps = admin.makeApiClient(AppsV1Api);
 const custom = admin.makeApiClient(CustomObjectsApi);
 const audit = new AuditLog(node.controlPlane.auditLog);
 
-const NS = `${NODE_LAYOUT.namespacePrefix}virtgate`;
-const RELEASE = 'virtgate';
 const PREFIX = 'virtgate.io';
 const AGENT_SA = `system:serviceaccount:${NS}:${RELEASE}-agent`;
 const PRUNE_SA = `system:serviceaccount:${NS}:${RELEASE}-prune`;
-
-/** The only values set: where the images are and that they are never pulled. */
-const IMAGE_VALUES = [
-  '--set', `agent.image.repository=${node.images.agent.repository}`,
-  '--set', `agent.image.tag=${node.images.agent.tag}`,
-  '--set', 'agent.image.pullPolicy=Never',
-  '--set', `aggregator.image.repository=${node.images.aggregator.repository}`,
-  '--set', `aggregator.image.tag=${node.images.aggregator.tag}`,
-  '--set', 'aggregator.image.pullPolicy=Never',
-];
-
-function isReady(pod: V1Pod): boolean {
-  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
-async function podsOf(component: string): Promise<V1Pod[]> {
-  const list = await core.listNamespacedPod({ namespace: NS, labelSelector: `app.kubernetes.io/component=${component}` });
-  return list.items;
-}
-
-async function readyPod(component: string, timeoutMs = 240_000): Promise<V1Pod> {
-  return waitFor(`a Ready ${component} pod`, async () => (await podsOf(component)).find((p) => isReady(p) && !p.metadata?.deletionTimestamp), timeoutMs, 500);
-}
-
-interface Verdict {
-  tier?: string;
-  ready?: boolean;
-  checks?: Array<{ id: string; status: string }>;
-}
-
-const checkStatuses = (verdict: Verdict) => Object.fromEntries((verdict.checks ?? []).map((c) => [c.id, c.status]));
+const IMAGE_VALUES = imageValues(node.images);
+const podsOf = (component: string) => podsOfRelease(core, component);
+const readyPod = (component: string) => readyPodOf(core, component);
 
 let installStarted = 0;
 let auditStart = 0;
@@ -132,8 +101,7 @@ describe('helm install on the real node', () => {
       };
       return object.status?.checks ? object.status : undefined;
     }, 60_000);
-    const host = await execa(process.execPath, [CLI_MAIN, 'check', '--json'], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
-    const onHost = JSON.parse(host.stdout) as Verdict;
+    const onHost = await hostVerdict();
     expect(report.tier).toBe(onHost.tier);
     expect(report.ready).toBe(onHost.ready);
     expect(checkStatuses(report)).toEqual(checkStatuses(onHost));

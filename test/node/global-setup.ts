@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { locateBinaries } from '../controlplane/binaries.ts';
+import { startNodeControl } from './control.ts';
 import { buildImages } from './images.ts';
 import { RealNode, type RealNodeInfo } from './real-node.ts';
 
@@ -20,7 +21,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const node = await RealNode.start(binDir, images);
   process.stderr.write(`[node] ${node.info.nodeName} Ready in ${Date.now() - t} ms (API server ${node.info.controlPlane.server})\n`);
   project.provide('realNode', node.info);
+  const control = await startNodeControl(node);
+  project.provide('realNodeControl', control.url);
   return async () => {
+    await control.close();
     await node.stop();
   };
 }

@@ -12,6 +12,8 @@ export interface BuiltImage {
 }
 
 export interface BuiltImages {
+  /** The stand-in `node:<version>-bookworm-slim` base: its archive is the rootfs it was made from (one layer). */
+  base?: BuiltImage;
   pause: BuiltImage;
   agent: BuiltImage;
   aggregator: BuiltImage;
@@ -28,7 +30,7 @@ export async function buildImages(): Promise<BuiltImages> {
   const images: Partial<BuiltImages> = {};
   for (const line of result.stdout.trim().split('\n')) {
     const [role, ref, archive] = line.split(' ');
-    if ((role === 'pause' || role === 'agent' || role === 'aggregator') && ref && archive) {
+    if ((role === 'base' || role === 'pause' || role === 'agent' || role === 'aggregator') && ref && archive) {
       const colon = ref.lastIndexOf(':');
       images[role] = { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
     }

@@ -61,11 +61,23 @@ export class RealNode {
   readonly info: RealNodeInfo;
   private readonly plane: ControlPlane;
   private readonly processes: ManagedProcess[];
+  private readonly kubelet: ManagedProcess;
 
-  private constructor(info: RealNodeInfo, plane: ControlPlane, processes: ManagedProcess[]) {
+  private constructor(info: RealNodeInfo, plane: ControlPlane, processes: ManagedProcess[], kubelet: ManagedProcess) {
     this.info = info;
     this.plane = plane;
     this.processes = processes;
+    this.kubelet = kubelet;
+  }
+
+  /** SIGKILL to the kubelet only, as a crash: the pods' containers keep running under their shims. */
+  async killKubelet(): Promise<void> {
+    await this.kubelet.kill();
+  }
+
+  /** Starts the kubelet again exactly as at first (same binary, flags, config and certificates). */
+  async startKubelet(): Promise<void> {
+    await this.kubelet.start();
   }
 
   static async start(binDir: string, images: BuiltImages): Promise<RealNode> {
@@ -79,7 +91,16 @@ export class RealNode {
     let plane: ControlPlane | undefined;
     const processes: ManagedProcess[] = [];
     try {
-      plane = await ControlPlane.start(binDir, { address: NODE_LAYOUT.gateway, controllers: CONTROLLERS, serviceCidr: NODE_LAYOUT.serviceRange });
+      plane = await ControlPlane.start(binDir, {
+        address: NODE_LAYOUT.gateway,
+        controllers: CONTROLLERS,
+        serviceCidr: NODE_LAYOUT.serviceRange,
+        // The node faults read what each write to the Node and its report set (test/support/audit-flaps.ts).
+        auditRequestBodies: [
+          { group: '', resources: ['nodes', 'nodes/status'] },
+          { group: 'virtgate.io', resources: ['nodevalidations', 'nodevalidations/status'] },
+        ],
+      });
       await plane.startScheduler();
       await plane.startControllerManager();
       const { server, caFile } = plane.info;
@@ -128,7 +149,7 @@ export class RealNode {
         kubeletPort: kubelet.port,
         startupMs: Date.now() - started,
       };
-      return new RealNode(info, plane, processes);
+      return new RealNode(info, plane, processes, kubelet.process);
     } catch (error) {
       await stopAll(processes, plane);
       throw error;

@@ -16,6 +16,7 @@ import { locateBinaries } from '../controlplane/binaries.ts';
 import { waitFor } from '../support/wait.ts';
 import { buildImages } from './images.ts';
 import { RealNode } from './real-node.ts';
+import { imageValues, NS, RELEASE } from './release.ts';
 
 const node = await RealNode.start(await locateBinaries(), await buildImages());
 const { controlPlane, images, containerdSocket } = node.info;
@@ -33,13 +34,8 @@ The real node ${node.info.nodeName} is Ready (API server ${controlPlane.server})
 Ctrl-C stops it and removes everything it made.
 `);
 if (process.argv.includes('--chart')) {
-  const namespace = 'vgnode-virtgate';
-  const values = (['agent', 'aggregator'] as const).flatMap((role) => [
-    '--set', `${role}.image.repository=${images[role].repository}`,
-    '--set', `${role}.image.tag=${images[role].tag}`,
-    '--set', `${role}.image.pullPolicy=Never`,
-  ]);
-  await helmOk(controlPlane.binDir, ['install', 'virtgate', CHART_DIR, '--namespace', namespace, '--create-namespace', ...values], controlPlane.adminKubeconfig);
+  const namespace = NS;
+  await helmOk(controlPlane.binDir, ['install', RELEASE, CHART_DIR, '--namespace', namespace, '--create-namespace', ...imageValues(images)], controlPlane.adminKubeconfig);
   const admin = new KubeConfig();
   admin.loadFromFile(controlPlane.adminKubeconfig);
   const core = admin.makeApiClient(CoreV1Api);

@@ -1,0 +1,108 @@
+/**
+ * The real node's figures (`npm run bench -- node`, or `--real-node`): both images built from
+ * their Dockerfiles, the node started by the same code as `npm run test:node`
+ * (test/node/real-node.ts), the chart installed as a user installs it, and what the kubelet
+ * reports for the agent's and the aggregator's containers — beside the agent's RSS floor measured
+ * in the same run. Everything is stopped and removed at the end, as after the tests.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { PACKAGE_ROOT } from '../core/package-info.ts';
+import { CHART_DIR, helm, helmOk } from '../test/chart/helm.ts';
+import { locateBinaries } from '../test/controlplane/binaries.ts';
+import { buildImages } from '../test/node/images.ts';
+import { RealNode } from '../test/node/real-node.ts';
+import { imageValues, NS, readyPod, RELEASE } from '../test/node/release.ts';
+import { statsSummary } from '../test/node/stats.ts';
+import { waitFor } from '../test/support/wait.ts';
+import { AGENT_NODE_OPTIONS, importedRss } from './agent-footprint.ts';
+import { median } from './stats.ts';
+import type { BenchRow } from './table.ts';
+
+const MB = 1e6;
+const MiB = 1024 * 1024;
+/** /stats/summary samples per container, this far apart, once both pods are Ready and have published. */
+const SAMPLES = 6;
+const SAMPLE_EVERY_MS = 5_000;
+
+const section = 'real node';
+
+interface Sample {
+  workingSet: number;
+  cpu: number;
+}
+
+export async function realNodeBench(log: (text: string) => void): Promise<BenchRow[]> {
+  if (process.getuid?.() !== 0) throw new Error('the real node needs root (a bridge, mounts, cgroups): run `npm run bench -- node` as root');
+  const binDir = await locateBinaries();
+  const images = await buildImages();
+  const size = async (archive: string | undefined) => (archive ? (await stat(archive).catch(() => undefined))?.size : undefined);
+  const [agentSize, aggregatorSize, baseSize, pauseSize] = await Promise.all(
+    [images.agent, images.aggregator, images.base, images.pause].map((image) => size(image?.archive)),
+  );
+
+  log('real node: starting it (control plane, containerd, kubelet, kube-proxy)…');
+  const node = await RealNode.start(binDir, images);
+  const { controlPlane } = node.info;
+  const admin = new KubeConfig();
+  admin.loadFromFile(controlPlane.adminKubeconfig);
+  const core = admin.makeApiClient(CoreV1Api);
+  const samples: Record<'agent' | 'aggregator', Sample[]> = { agent: [], aggregator: [] };
+  let labelledMs: number;
+  try {
+    log('real node: helm install, until the agent pod has labelled the node…');
+    const started = Date.now();
+    await helmOk(controlPlane.binDir, ['install', RELEASE, CHART_DIR, '--namespace', NS, '--create-namespace', ...imageValues(images)], controlPlane.adminKubeconfig);
+    await waitFor('the agent pod to label the node', async () => {
+      const node1 = await core.readNode({ name: node.info.nodeName });
+      const labelled = node1.metadata?.labels?.['virtgate.io/ready'] !== undefined;
+      return labelled && node1.status?.conditions?.some((c) => c.type === 'VirtualizationReady') ? true : undefined;
+    }, 240_000, 250);
+    labelledMs = Date.now() - started;
+    await Promise.all([readyPod(core, 'agent'), readyPod(core, 'aggregator')]);
+    log(`real node: sampling the kubelet's /stats/summary ${SAMPLES} times, ${SAMPLE_EVERY_MS / 1000} s apart…`);
+    for (let i = 0; i < SAMPLES; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+      const summary = await statsSummary(admin, node.info.nodeName);
+      for (const component of ['agent', 'aggregator'] as const) {
+        const pod = summary.pods.find((p) => p.podRef.namespace === NS && p.podRef.name.startsWith(`${RELEASE}-${component}-`));
+        const container = pod?.containers.find((c) => c.name === component);
+        const workingSet = container?.memory?.workingSetBytes;
+        if (workingSet) samples[component].push({ workingSet, cpu: container?.cpu?.usageNanoCores ?? 0 });
+      }
+    }
+  } finally {
+    log('real node: helm uninstall, stopping the node…');
+    await helm(controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], controlPlane.adminKubeconfig).catch(() => undefined);
+    await node.stop();
+  }
+  if (samples.agent.length === 0 || samples.aggregator.length === 0) throw new Error('the kubelet reported no working set for the agent or the aggregator container');
+  const floor = await importedRss(path.join(PACKAGE_ROOT, 'dist/cli/commands/agent.js'), AGENT_NODE_OPTIONS);
+  const workingSet = (component: 'agent' | 'aggregator') => median(samples[component].map((s) => s.workingSet)) / MiB;
+  const cpu = (component: 'agent' | 'aggregator') => median(samples[component].map((s) => s.cpu)) / 1e6;
+
+  const rows: BenchRow[] = [];
+  const base = baseSize === undefined ? undefined : { label: 'base image', value: baseSize / MB };
+  if (agentSize !== undefined) rows.push({ section, figure: 'image size: agent (docker-archive)', value: agentSize / MB, unit: 'MB', ...(base ? { baseline: base, ratio: 'value/baseline' as const } : {}) });
+  if (aggregatorSize !== undefined) rows.push({ section, figure: 'image size: aggregator (docker-archive)', value: aggregatorSize / MB, unit: 'MB', ...(base ? { baseline: base, ratio: 'value/baseline' as const } : {}) });
+  if (baseSize !== undefined) rows.push({ section, figure: 'image size: base, node:24 bookworm-slim stand-in (rootfs archive)', value: baseSize / MB, unit: 'MB' });
+  if (pauseSize !== undefined) rows.push({ section, figure: 'image size: pause (docker-archive)', value: pauseSize / MB, unit: 'MB' });
+  rows.push(
+    { section, figure: 'node start to Ready (control plane, containerd + image import, kubelet)', value: node.info.startupMs / 1000, unit: 's' },
+    { section, figure: '`helm install` to the node labelled by the agent pod', value: labelledMs / 1000, unit: 's' },
+    {
+      section,
+      figure: `agent container working set (kubelet /stats/summary, median of ${SAMPLES})`,
+      value: workingSet('agent'),
+      unit: 'MiB',
+      target: { text: '≤ 1.15× floor', met: (v) => v <= 1.15 * floor },
+      baseline: { label: 'RSS floor (same run)', value: floor },
+      ratio: 'value/baseline',
+    },
+    { section, figure: 'agent container CPU, idle between probes (kubelet)', value: cpu('agent'), unit: 'mcores' },
+    { section, figure: `aggregator container working set (kubelet, median of ${SAMPLES}), one node`, value: workingSet('aggregator'), unit: 'MiB' },
+    { section, figure: 'aggregator container CPU (kubelet), one node', value: cpu('aggregator'), unit: 'mcores' },
+  );
+  return rows;
+}

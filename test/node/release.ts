@@ -1,0 +1,49 @@
+/**
+ * The chart's release on the real node, as the node tests, the demo (`up.ts --chart`) and the
+ * bench install it: `helm install` with only the image and pullPolicy values.
+ */
+import { type CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { execa } from 'execa';
+import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
+import { waitFor } from '../support/wait.ts';
+import type { BuiltImages } from './images.ts';
+import { NODE_LAYOUT } from './layout.ts';
+
+export const NS = `${NODE_LAYOUT.namespacePrefix}virtgate`;
+export const RELEASE = 'virtgate';
+
+/** The only values set: where the images are and that they are never pulled. */
+export function imageValues(images: BuiltImages): string[] {
+  return (['agent', 'aggregator'] as const).flatMap((role) => [
+    '--set', `${role}.image.repository=${images[role].repository}`,
+    '--set', `${role}.image.tag=${images[role].tag}`,
+    '--set', `${role}.image.pullPolicy=Never`,
+  ]);
+}
+
+export function isReady(pod: V1Pod): boolean {
+  return pod.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+export async function podsOf(core: CoreV1Api, component: string): Promise<V1Pod[]> {
+  const list = await core.listNamespacedPod({ namespace: NS, labelSelector: `app.kubernetes.io/component=${component}` });
+  return list.items;
+}
+
+export async function readyPod(core: CoreV1Api, component: string, timeoutMs = 240_000): Promise<V1Pod> {
+  return waitFor(`a Ready ${component} pod`, async () => (await podsOf(core, component)).find((p) => isReady(p) && !p.metadata?.deletionTimestamp), timeoutMs, 500);
+}
+
+export interface Verdict {
+  tier?: string;
+  ready?: boolean;
+  checks?: Array<{ id: string; status: string }>;
+}
+
+export const checkStatuses = (verdict: Verdict): Record<string, string> => Object.fromEntries((verdict.checks ?? []).map((c) => [c.id, c.status]));
+
+/** The truth for this machine: `virtgate check --json` run on the host, outside any container. */
+export async function hostVerdict(): Promise<Verdict> {
+  const host = await execa(process.execPath, [CLI_MAIN, 'check', '--json'], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
+  return JSON.parse(host.stdout) as Verdict;
+}
