@@ -156,17 +156,20 @@ export class NodeApi {
     }
   }
 
+  /** Metadata and spec: with the status subresource, the API server drops `status` from a create. */
   createNodeValidation(object: NodeValidation): Promise<NodeValidation> {
+    const { status: _dropped, ...body } = object;
     return this.write('nodevalidation', async () =>
       (await this.custom.createClusterCustomObject(
-        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object },
+        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body },
         await this.options(),
       )) as NodeValidation,
     );
   }
 
   /**
-   * Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
+   * Through the status subresource (`/status`): only `status` changes, metadata.generation does
+   * not. Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
    * replaces each given status field whole: a merge patch would keep keys that vanished from
    * nested facts, and the report would never again equal what the agent computes.
    */
@@ -175,7 +178,7 @@ export class NodeApi {
       ? [{ op: 'add', path: '/status', value: fields }]
       : Object.entries(fields).map(([key, value]) => ({ op: 'add', path: `/status/${key}`, value }));
     return this.write('nodevalidation', async () =>
-      (await this.custom.patchClusterCustomObject(
+      (await this.custom.patchClusterCustomObjectStatus(
         { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
         await this.options(PatchStrategy.JsonPatch),
       )) as NodeValidation,
