@@ -193,15 +193,18 @@ export class NodeApi {
     }
   }
 
+  /** Metadata and spec: with the status subresource, the API server drops `status` from a create. */
   createNodeValidation(object: NodeValidation): Promise<NodeValidation> {
+    const { status: _dropped, ...body } = object;
     return this.write(
       async (options) =>
-        (await this.custom.createClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body: object }, options)) as NodeValidation,
+        (await this.custom.createClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, body }, options)) as NodeValidation,
     );
   }
 
   /**
-   * Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
+   * Through the status subresource (`/status`): only `status` changes, metadata.generation does
+   * not. Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
    * replaces each given status field whole: a merge patch would keep keys that vanished from
    * nested facts, and the report would never again equal what the agent computes.
    */
@@ -211,7 +214,7 @@ export class NodeApi {
       : Object.entries(fields).map(([key, value]) => ({ op: 'add', path: `/status/${key}`, value }));
     return this.write(
       async (options) =>
-        (await this.custom.patchClusterCustomObject(
+        (await this.custom.patchClusterCustomObjectStatus(
           { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: this.nodeName, body: operations },
           options,
         )) as NodeValidation,

@@ -7,6 +7,7 @@ import { requestOptions } from '../core/kube/request-options.ts';
 import { freePort } from '../test/controlplane/ports.ts';
 import { metricValue } from '../test/support/agent-process.ts';
 import { waitFor } from '../test/support/wait.ts';
+import { createNodeValidation } from '../test/support/node-validations.ts';
 import type { BenchCluster } from './cluster.ts';
 import { median, p95, timeRuns } from './stats.ts';
 import type { BenchRow } from './table.ts';
@@ -84,10 +85,8 @@ async function populate(cluster: BenchCluster, from: number, to: number): Promis
       },
     };
     const created = await core.createNode({ body: node });
-    await custom.createClusterCustomObject({
-      group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations',
-      body: report(name, created.metadata?.uid ?? '', true, now),
-    });
+    // Created, then its status written through /status, as an agent does.
+    await createNodeValidation(custom, report(name, created.metadata?.uid ?? '', true, now));
   });
 }
 
@@ -132,7 +131,7 @@ async function changeToMetric(cluster: BenchCluster, url: string, name: string, 
   const recomputeSum = (text: string) => metricValue(text, 'virtgate_aggregator_recompute_duration_seconds_sum') ?? Number.NaN;
   const recomputeCount = (text: string) => metricValue(text, 'virtgate_aggregator_recompute_duration_seconds_count') ?? Number.NaN;
   const started = performance.now();
-  await custom.patchClusterCustomObject(
+  await custom.patchClusterCustomObjectStatus(
     { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name, body: { status: { ready, tier: ready ? 'hardware' : 'none' } } },
     requestOptions(30_000, PatchStrategy.MergePatch),
   );

@@ -7,7 +7,7 @@ import type { TaintConfig } from '../config.ts';
 import { desiredCondition } from './condition.ts';
 import { desiredLabels, labelPatch } from './labels.ts';
 import { formatOwnership, parseOwnership } from '../../core/kube/ownership.ts';
-import { changedFields, reportContent } from './report.ts';
+import { changedFields, reportConditions, reportContent, statusContent } from './report.ts';
 import { type DesiredTaints, desiredTaints, guardAllows, refuseTaint, taintChanges } from './taint.ts';
 import type { Ownership } from '../../core/kube/ownership.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
@@ -185,7 +185,9 @@ describe('report content', () => {
 
   it('is what the report schema says the agent writes, and what the CRD admits', () => {
     const observed = { ...hardware, checks: [...hardware.checks, { id: 'kernel.version', status: 'pass', message: 'm', hint: 'h', observed: { release: '5.14' } } as CheckResult] };
-    const content = reportContent(observed, holdVerdict(observed, undefined), facts, '0.1.0', { policy: 'bootstrap', applied: true, refused: 'too many' });
+    const held = holdVerdict(observed, undefined);
+    const verdict = reportContent(observed, held, facts, '0.1.0', { policy: 'bootstrap', applied: true, refused: 'too many' });
+    const content = statusContent(verdict, desiredCondition(observed, held), 1, undefined, new Date('2026-12-02T12:00:00.250Z'));
     const stamp = new Date('2026-12-02T12:00:00Z').toISOString();
     const status = JSON.parse(JSON.stringify({ ...content, probedAt: stamp, heartbeatAt: stamp, lastTransitionAt: stamp })) as unknown;
     const parsed = nodeValidationStatusSchema.safeParse(status);
@@ -194,5 +196,27 @@ describe('report content', () => {
     expect(storedNodeValidationSchema.safeParse(object).success).toBe(true);
     // Without its kernel the report is no longer what the agent writes.
     expect(nodeValidationStatusSchema.safeParse({ ...(status as object), kernel: undefined }).success).toBe(false);
+  });
+
+  it('mirrors the verdict in a Ready condition whose lastTransitionTime changes only with its status', () => {
+    const readyHeld = holdVerdict(hardware, undefined);
+    const wanted = desiredCondition(hardware, readyHeld);
+    const first = new Date('2026-12-02T12:00:00.750Z');
+    const [ready] = reportConditions(wanted, 1, undefined, first);
+    expect(ready).toEqual({ type: 'Ready', status: 'True', observedGeneration: 1, lastTransitionTime: '2026-12-02T12:00:00Z', reason: 'HardwareVirtualization', message: wanted.message });
+    // Same status an hour later, even with another message: the transition time stays, so an unchanged verdict writes nothing.
+    const later = new Date('2026-12-02T13:00:00Z');
+    expect(reportConditions(wanted, 1, [ready!], later)).toEqual([ready]);
+    expect(reportConditions({ ...wanted, message: 'other' }, 1, [ready!], later)[0]?.lastTransitionTime).toBe(ready?.lastTransitionTime);
+    const verdict = reportContent(hardware, readyHeld, facts, '0.1.0', { policy: 'off', applied: false });
+    const published = JSON.parse(JSON.stringify({ ...statusContent(verdict, wanted, 1, undefined, first), probedAt: 'a' }));
+    expect(changedFields(statusContent(verdict, wanted, 1, published, later), published)).toEqual([]);
+    // A new status is a transition; a new generation is news.
+    const failing = { ...wanted, status: 'False' as const, reason: 'HostCheckFailed' };
+    expect(reportConditions(failing, 1, [ready!], later)[0]).toMatchObject({ status: 'False', reason: 'HostCheckFailed', lastTransitionTime: '2026-12-02T13:00:00Z' });
+    expect(changedFields(statusContent(verdict, wanted, 2, published, later), published)).toEqual(['conditions', 'observedGeneration']);
+    // Another writer's condition types and a malformed list are not kept: the status is the agent's.
+    expect(reportConditions(wanted, 1, [{ ...ready!, type: 'Foreign' }, ready!], later)).toEqual([ready]);
+    expect(reportConditions(wanted, 1, 'x' as never, first)).toEqual([ready]);
   });
 });

@@ -1,12 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
-import type { NodeValidationStatus, TaintReport } from '../../core/report/schema.ts';
+import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION, type TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
+import type { DesiredCondition } from './condition.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 /** The fields whose change is news; timestamps are bookkeeping and never trigger a write by themselves. */
-type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt'>;
+export type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt'>;
+/** What the verdict alone decides; the conditions also depend on what is published. */
+export type VerdictContent = Omit<ReportContent, 'conditions' | 'observedGeneration'>;
 
 export function reportContent(
   verdict: Verdict,
@@ -15,7 +18,7 @@ export function reportContent(
   agentVersion: string,
   taint: TaintReport,
   inventory?: Inventory,
-): ReportContent {
+): VerdictContent {
   const kernel = facts.kernelRelease.state === 'ok' ? (/^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] ?? '') : '';
   return {
     ready: effective.ready,
@@ -32,13 +35,51 @@ export function reportContent(
   };
 }
 
+/** metav1.Time: RFC 3339 in whole seconds, as Kubernetes writes a condition's time. */
+function metaTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * `status.conditions`: the Ready condition in the metav1.Condition shape, mirroring the verdict
+ * with the reason and message of the Node's VirtualizationReady condition (desiredCondition), and
+ * observedGeneration, the NodeValidation's metadata.generation. Its lastTransitionTime changes only
+ * when its status does, so an unchanged verdict gives an equal condition and no write. Conditions
+ * of other types are dropped: the status is the agent's own, written whole.
+ */
+export function reportConditions(wanted: DesiredCondition, generation: number, published: readonly NodeValidationCondition[] | undefined, now: Date): NodeValidationCondition[] {
+  const current = Array.isArray(published) ? published.find((condition) => condition?.type === READY_CONDITION) : undefined;
+  const keep = current && current.status === wanted.status && typeof current.lastTransitionTime === 'string';
+  return [
+    {
+      type: READY_CONDITION,
+      status: wanted.status,
+      observedGeneration: generation,
+      lastTransitionTime: keep ? current.lastTransitionTime : metaTime(now),
+      reason: wanted.reason,
+      message: wanted.message,
+    },
+  ];
+}
+
+/** The whole report content: the verdict's, the conditions and the generation it was written for. */
+export function statusContent(
+  content: VerdictContent,
+  wanted: DesiredCondition,
+  generation: number,
+  published: Partial<NodeValidationStatus> | undefined,
+  now: Date,
+): ReportContent {
+  return { ...content, conditions: reportConditions(wanted, generation, published?.conditions, now), observedGeneration: generation };
+}
+
 /** JSON round trip: the API server stores JSON, so compare what it would hand back. */
 function asStored(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
 
 /** The report fields whose value differs from what is published (all of them when nothing is). */
-export function changedFields(content: ReportContent, published: Partial<NodeValidationStatus> | undefined): string[] {
+export function changedFields(content: VerdictContent, published: Partial<NodeValidationStatus> | undefined): string[] {
   const stored = asStored(content) as Record<string, unknown>;
   const current = (published ?? {}) as Record<string, unknown>;
   const keys = new Set([...Object.keys(stored), ...Object.keys(current)]);

@@ -28,6 +28,10 @@ describe('report schema', () => {
       { checks: [{ id: 'dev.kvm', status: 'pass' }] },
       { heartbeatAt: 'yesterday' },
       { taint: { policy: 'always' } },
+      { conditions: [{ type: 'Ready', status: 'Maybe', reason: 'Validated', message: '', lastTransitionTime: stamp }] },
+      { conditions: [{ type: 'Ready', status: 'True', reason: 'not camel case', message: '', lastTransitionTime: stamp }] },
+      { conditions: [{ type: 'Ready', status: 'True', message: '', lastTransitionTime: stamp }] },
+      { observedGeneration: -1 },
     ]) {
       expect(storedNodeValidationSchema.safeParse(report(status)).success, JSON.stringify(status).slice(0, 80)).toBe(false);
     }

@@ -51,7 +51,40 @@ export const reportCheckSchema = z
   })
   .meta(PRESERVE_UNKNOWN_FIELDS);
 
+/** metav1.Condition's status values. */
+export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
+
+/** The NodeValidation condition that mirrors the verdict (what `kubectl wait --for=condition=Ready` reads). */
+export const READY_CONDITION = 'Ready';
+
+/**
+ * One condition in the shape of metav1.Condition (the same fields, limits and reason pattern as
+ * Kubernetes' own types), so kubectl wait, kstatus and Argo CD read it as they read any other.
+ */
+export const conditionSchema = z.object({
+  type: z.string().min(1).max(316).describe('The condition: Ready mirrors the verdict.'),
+  status: z.enum(CONDITION_STATUSES).describe('True, False or Unknown.'),
+  observedGeneration: z.int().min(0).optional().describe('metadata.generation this condition was set from.'),
+  lastTransitionTime: timestampSchema.describe('When status last changed.'),
+  reason: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/)
+    .describe('Why, in CamelCase: the same reason as the Node\'s VirtualizationReady condition.'),
+  message: z.string().max(32768).describe('Why, for people.'),
+});
+
+/** Conditions are a map keyed by type (server-side apply merges them by type). */
+const conditionsSchema = z
+  .array(conditionSchema)
+  .max(8)
+  .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+  .describe('Conditions in the metav1.Condition shape; Ready is True when the node may run VMs.');
+
 const statusShape = {
+  conditions: conditionsSchema,
+  observedGeneration: z.int().min(0).describe('metadata.generation of the NodeValidation this status was written for.'),
   ready: z.boolean(),
   tier: z.enum(TIERS),
   conclusive: z.boolean().describe('False when a check that decides the tier ended in error: the tier is a guess.'),
@@ -73,7 +106,8 @@ const statusShape = {
 
 /**
  * The per-node report as the agent writes it, in `status` of a cluster-scoped NodeValidation named
- * after the node. There is no status subresource: the agent writes the whole object in one request.
+ * after the node. The CRD has a status subresource: the agent creates the object (metadata and
+ * spec), then writes `status` through `/status`, so a heartbeat never changes metadata.generation.
  * The host facts are kept whole (they vary by host and version) and typed by core/host.
  */
 export const nodeValidationStatusSchema = z.object(statusShape).meta(PRESERVE_UNKNOWN_FIELDS);
@@ -91,6 +125,7 @@ export const ownerReferenceSchema = z.object({
 const metadataSchema = z.object({
   name: objectNameSchema,
   resourceVersion: z.string().optional(),
+  generation: z.int().optional(),
   uid: z.string().optional(),
   creationTimestamp: z.string().optional(),
   labels: z.record(z.string(), z.string()).optional(),
@@ -124,6 +159,7 @@ export const storedNodeValidationSchema = nodeValidationSchema.extend({
 });
 
 export type TaintReport = z.infer<typeof taintReportSchema>;
+export type NodeValidationCondition = z.infer<typeof conditionSchema>;
 
 /** The status as the agent builds it: checks and facts typed by the code that produces them. */
 export type NodeValidationStatus = Omit<z.infer<typeof nodeValidationStatusSchema>, 'checks'> & {

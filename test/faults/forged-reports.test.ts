@@ -17,6 +17,7 @@ import { reportStatus } from '../support/aggregator-cluster.ts';
 import type { AgentProcess } from '../support/agent-process.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
+import { createNodeValidation } from '../support/node-validations.ts';
 import { waitFor } from '../support/wait.ts';
 import { type AppliedPolicies, applyAgentPolicies } from './chart-policies.ts';
 import { childEnv } from './child-env.ts';
@@ -58,7 +59,7 @@ beforeAll(async () => {
   for (const name of [B, C, D]) await createNode(admin, name);
   // B's genuine report, written the way its own agent would have.
   const b = await core.readNode({ name: B });
-  await custom.createClusterCustomObject({ ...NV, body: report(B, B, { name: B, uid: b.metadata?.uid ?? '' }) });
+  await createNodeValidation(custom, report(B, B, { name: B, uid: b.metadata?.uid ?? '' }));
   await waitForAgentPolicy(kubeConfigFrom(agentKubeconfig).makeApiClient(CoreV1Api), B);
   agent = await runFaultAgent(nodeA);
   aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig], childEnv());
@@ -81,7 +82,7 @@ describe('forged reports', () => {
       const attempts = [
         ['a report for node B', () => asAgent.createClusterCustomObject({ ...NV, body: report(`${B}-x`, B, { name: B, uid: 'x' }) })],
         ['a report named after A about node B', () => asAgent.createClusterCustomObject({ ...NV, body: report(`${A}-about-b`, B, { name: A, uid: a.metadata?.uid ?? '' }) })],
-        ['B\'s own report, patched', () => asAgent.patchClusterCustomObject({ ...NV, name: B, body: { status: { ready: false } } }, mergePatch)],
+        ['B\'s own report, its status patched', () => asAgent.patchClusterCustomObjectStatus({ ...NV, name: B, body: { status: { ready: false } } }, mergePatch)],
       ] as const;
       for (const [what, attempt] of attempts) {
         fault.injected();
@@ -107,9 +108,9 @@ describe('forged reports', () => {
     try {
       const a = await core.readNode({ name: A });
       // Named after C, but about node A.
-      await custom.createClusterCustomObject({ ...NV, body: report(C, A, { name: C, uid: (await core.readNode({ name: C })).metadata?.uid ?? '' }) });
+      await createNodeValidation(custom, report(C, A, { name: C, uid: (await core.readNode({ name: C })).metadata?.uid ?? '' }));
       // D's report, owned by node A.
-      await custom.createClusterCustomObject({ ...NV, body: report(D, D, { name: A, uid: a.metadata?.uid ?? '' }) });
+      await createNodeValidation(custom, report(D, D, { name: A, uid: a.metadata?.uid ?? '' }));
       fault.injected(2);
       const node = async (name: string) => {
         const response = await aggregator.get(`/api/v1/nodes/${name}`);

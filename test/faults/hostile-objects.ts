@@ -6,6 +6,7 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createNode, ensureNamespace } from '../controlplane/identities.ts';
 import { statusOf } from '../support/wait.ts';
+import { createNodeValidation } from '../support/node-validations.ts';
 
 export const HOSTILE_NAMESPACE = 'fault-hostile';
 export const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -39,15 +40,12 @@ export interface HostileNames {
 }
 
 async function createReport(admin: KubeConfig, name: string, nodeName: string, uid: string | undefined, status: Record<string, unknown>): Promise<void> {
-  await admin.makeApiClient(CustomObjectsApi).createClusterCustomObject({
-    ...NV,
-    body: {
-      apiVersion: 'virtgate.io/v1alpha1',
-      kind: 'NodeValidation',
-      metadata: { name, ...(uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid }] } : {}), annotations: { note: XSS } },
-      spec: { nodeName },
-      status,
-    },
+  await createNodeValidation(admin.makeApiClient(CustomObjectsApi), {
+    apiVersion: 'virtgate.io/v1alpha1',
+    kind: 'NodeValidation',
+    metadata: { name, ...(uid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid }] } : {}), annotations: { note: XSS } },
+    spec: { nodeName },
+    status,
   });
 }
 

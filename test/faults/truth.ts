@@ -60,6 +60,8 @@ export async function publishedMismatches(admin: KubeConfig, node: FaultNode, tr
   if (report) {
     expect('report ready', report.status?.ready, truth.ready);
     expect('report tier', report.status?.tier, truth.tier);
+    // The report's Ready condition mirrors the verdict, as the Node's condition does.
+    expect('report condition Ready', report.status?.conditions?.find((c) => c.type === 'Ready')?.status, truth.ready ? 'True' : 'False');
     for (const [id, status] of Object.entries(truth.checks)) {
       expect(`report check ${id}`, report.status?.checks?.find((check) => check.id === id)?.status, status);
     }

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeKeys } from '../../core/kube/names.ts';
@@ -53,6 +55,18 @@ async function runAgent(node: TestNode, extra: string[] = []): Promise<AgentProc
 const readNode = (name: string) => core.readNode({ name });
 const readReport = async (name: string) =>
   (await custom.getClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name })) as NodeValidation;
+/** The report once its status is written (the agent creates the object, then writes /status). */
+const writtenReport = (name: string) => waitFor(`the NodeValidation ${name} with its status`, async () => {
+  const report = await readReport(name).catch(() => undefined);
+  return report?.status ? report : undefined;
+});
+const run = promisify(execFile);
+/** The real kubectl of the control plane's build, as a user runs it. */
+const kubectl = (args: string[]) =>
+  run(path.join(cp.binDir, 'kubectl'), ['--kubeconfig', cp.adminKubeconfig, ...args], { encoding: 'utf8' }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+  );
 const condition = (node: V1Node) => node.status?.conditions?.find((c) => c.type === 'VirtualizationReady');
 
 /** Completed writes by the agent of `node`, told apart by the node name its pod-bound token carries. */
@@ -105,8 +119,21 @@ describe('virtgate agent against a real API server', () => {
     // The kubelet's own condition survives the strategic merge.
     expect(published_.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
 
-    const report = await waitFor('the NodeValidation', () => readReport(node.name).catch(() => undefined));
+    const report = await writtenReport(node.name);
     expect(report.spec.nodeName).toBe(node.name);
+    // The Ready condition mirrors the verdict with the Node condition's reason; status writes go
+    // through the status subresource, so the generation stays 1.
+    expect(report.metadata.generation).toBe(1);
+    expect(report.status?.observedGeneration).toBe(1);
+    expect(report.status?.conditions).toEqual([
+      { type: 'Ready', status: 'True', observedGeneration: 1, reason: 'HardwareVirtualization', message: condition(published_)?.message, lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+    ]);
+    const waited = await kubectl(['wait', '--for=condition=Ready', `nodevalidation/${node.name}`, '--timeout=60s']);
+    expect(waited.stdout + waited.stderr).toContain(`nodevalidation.virtgate.io/${node.name} condition met`);
+    expect(waited.code).toBe(0);
+    const table = await kubectl(['get', 'nodevalidation', node.name]);
+    expect(table.stdout).toMatch(/^NAME\s+READY\s+REASON\s+TIER\s+KVM\s+KERNEL\s+AGE$/m);
+    expect(table.stdout).toMatch(new RegExp(`^${node.name}\\s+true\\s+HardwareVirtualization\\s+hardware\\s+pass\\s`, 'm'));
     expect(report.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: node.name, uid: published_.metadata?.uid });
     expect(report.status).toMatchObject({ ready: true, tier: 'hardware', kvm: 'pass', conclusive: true, taint: { policy: 'off', applied: false } });
     expect(report.status?.checks.map((c) => c.id)).toContain('dev.kvm');
@@ -130,13 +157,23 @@ describe('virtgate agent against a real API server', () => {
     const noTun = await published(none.name, 'false');
     expect(noTun.metadata?.labels?.[keys.labels.tier]).toBe('none');
     expect(condition(noTun)).toMatchObject({ status: 'False', reason: 'NoTunDevice' });
+
+    // kubectl wait: Ready=False is met for the emulation host; Ready (True) never is.
+    await writtenReport(emulation.name);
+    const notReady = await kubectl(['wait', '--for=condition=Ready=False', `nodevalidation/${emulation.name}`, '--timeout=60s']);
+    expect(notReady.stdout + notReady.stderr).toContain(`nodevalidation.virtgate.io/${emulation.name} condition met`);
+    expect(notReady.code).toBe(0);
+    const ready = await kubectl(['wait', '--for=condition=Ready', `nodevalidation/${emulation.name}`, '--timeout=3s']);
+    expect(ready.stderr).toContain('timed out waiting for the condition');
+    expect(ready.code).not.toBe(0);
+    expect((await readReport(emulation.name)).status?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'NoHardwareVirtualization' });
   });
 
   it('makes no writes on a second run or in steady state (audit log)', async () => {
     const node = await prepareNode('agent-quiet', 'amd-metal');
     const first = await runAgent(node);
     await published(node.name, 'true');
-    await waitFor('the first NodeValidation', () => readReport(node.name).catch(() => undefined));
+    await writtenReport(node.name);
     expect(await first.stop()).toBe(0);
 
     const mark = await cp.audit.mark();
@@ -319,8 +356,8 @@ describe('virtgate agent against a real API server', () => {
     const node = await prepareNode('agent-sigterm', 'intel-metal');
     const agent = await runAgent(node);
     await published(node.name, 'true');
-    // The first publish ends with the NodeValidation; after that the agent has nothing to write.
-    await waitFor('the NodeValidation', () => readReport(node.name).catch(() => undefined));
+    // The first publish ends with the NodeValidation's status; after that the agent has nothing to write.
+    await writtenReport(node.name);
     const mark = await cp.audit.mark();
     expect(await agent.stop()).toBe(0);
     const writes = await agentWrites(node.name, mark);

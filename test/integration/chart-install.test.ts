@@ -83,7 +83,9 @@ beforeAll(async () => {
   installOutput = await helmOk(
     cp.binDir,
     [
-      'install', RELEASE, CHART_DIR, '--namespace', NS,
+      // The NodeValidation CRD may exist already, created without Helm by an earlier test file (as
+      // a chart that shipped it in crds/ did): take it over, as docs/install.md says to once.
+      'install', RELEASE, CHART_DIR, '--namespace', NS, '--take-ownership',
       '--set', 'agent.taint.policy=not-ready',
       '--set', `agent.taint.poolSelector=${POOL}`,
       '--set', 'agent.virtHostValidate.enabled=false',
@@ -201,7 +203,8 @@ describe('helm install', () => {
     await core.createNamespace({ body: { metadata: { name: OVERRIDE, labels: { 'pod-security.kubernetes.io/enforce': 'privileged', team: 'virt' } } } });
     await helmOk(
       cp.binDir,
-      ['install', 'override', CHART_DIR, '--namespace', NS, '--set', `namespaceOverride=${OVERRIDE}`, '--set', 'prune.onUninstall=false'],
+      // A second release in the cluster leaves the CRD to the first (crds.install=false).
+      ['install', 'override', CHART_DIR, '--namespace', NS, '--set', `namespaceOverride=${OVERRIDE}`, '--set', 'prune.onUninstall=false', '--set', 'crds.install=false'],
       cp.adminKubeconfig,
     );
     const apps = admin.makeApiClient(AppsV1Api);
@@ -225,7 +228,7 @@ describe('helm install', () => {
     await core.createNamespace({ body: { metadata: { name: 'chart-install-restricted' } } });
     const output = await helmOk(
       cp.binDir,
-      ['install', 'notes-check', CHART_DIR, '--namespace', 'chart-install-restricted', '--dry-run=server'],
+      ['install', 'notes-check', CHART_DIR, '--namespace', 'chart-install-restricted', '--dry-run=server', '--set', 'crds.install=false'],
       cp.adminKubeconfig,
     );
     expect(output).toContain('WARNING: namespace chart-install-restricted does not allow privileged pods');
@@ -276,11 +279,18 @@ describe("the agent, with a pod-bound token of the chart's agent ServiceAccount 
     expect(published.taints).toContain('virtgate.io/not-ready=true:NoSchedule');
 
     const report = (await custom.getClusterCustomObject({ ...NV, name: NODE_A })) as {
+      metadata: { generation: number };
       spec: { nodeName: string };
-      status: { ready: boolean; tier: string; taint: { applied: boolean } };
+      status: { ready: boolean; tier: string; taint: { applied: boolean }; observedGeneration: number; conditions: unknown[] };
     };
     expect(report.spec.nodeName).toBe(NODE_A);
     expect(report.status).toMatchObject({ ready: false, tier: 'emulation', taint: { applied: true } });
+    // Written through the status subresource: every heartbeat leaves the generation at 1.
+    expect(report.metadata.generation).toBe(1);
+    expect(report.status.observedGeneration).toBe(1);
+    expect(report.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NoHardwareVirtualization', observedGeneration: 1 }),
+    ]);
 
     // Not one of its writes was refused: every write it counted has a 2xx code, and it wrote each resource.
     const writes = (await agent?.series('virtgate_agent_api_writes_total')) ?? [];
@@ -357,10 +367,24 @@ describe("the agent, with a pod-bound token of the chart's agent ServiceAccount 
     await custom.createClusterCustomObject({ ...NV, body: nodeValidation(NODE_B) });
     expect(
       await refusal(() =>
-        reports.patchClusterCustomObject({ ...NV, name: NODE_B, body: [{ op: 'add', path: '/status', value: { ready: true } }] }, jsonPatch),
+        reports.patchClusterCustomObjectStatus({ ...NV, name: NODE_B, body: [{ op: 'add', path: '/status', value: { ready: true } }] }, jsonPatch),
       ),
-      'patching the NodeValidation of node B',
-    ).toEqual(byPolicy('virtgate-agent-nodevalidation', 'may write only the NodeValidation of its own Node'));
+      'writing the status of the NodeValidation of node B',
+    ).toEqual(byPolicy('virtgate-agent-nodevalidation', `may write only the NodeValidation of its own Node \\(${NODE_A}\\), not ${NODE_B}`));
+
+    // A report about node A under another name: the status subresource has the same name fence.
+    const ALIAS = `${NODE_A}-alias`;
+    await custom.createClusterCustomObject({ ...NV, body: nodeValidation(ALIAS, NODE_A) });
+    expect(
+      await refusal(() => reports.patchClusterCustomObjectStatus({ ...NV, name: ALIAS, body: { status: { ready: true } } }, mergePatch)),
+      'writing the status of a NodeValidation about node A under another name',
+    ).toEqual(byPolicy('virtgate-agent-nodevalidation', `may write only the NodeValidation of its own Node \\(${NODE_A}\\), not ${ALIAS}`));
+    await custom.deleteClusterCustomObject({ ...NV, name: ALIAS });
+
+    // Its own report's metadata and spec stay as created: RBAC grants no patch on the object itself.
+    const ownPatch = await refusal(() => reports.patchClusterCustomObject({ ...NV, name: NODE_A, body: { metadata: { labels: { forged: 'x' } } } }, mergePatch));
+    expect(ownPatch.status).toBe(403);
+    expect(ownPatch.message).toContain('cannot patch resource "nodevalidations"');
 
     expect(
       await refusal(() =>
@@ -480,6 +504,10 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
       ['create a NodeValidation', () => reports.createClusterCustomObject({ ...NV, body: nodeValidation('chart-install-forged') })],
       ['patch a NodeValidation', () =>
         reports.patchClusterCustomObject({ ...NV, name: REPORT, body: [{ op: 'add', path: '/status', value: { ready: true } }] }, jsonPatch)],
+      ['write a NodeValidation status', () =>
+        reports.patchClusterCustomObjectStatus({ ...NV, name: REPORT, body: [{ op: 'add', path: '/status', value: { ready: true } }] }, jsonPatch)],
+      ['replace a NodeValidation status', () =>
+        reports.replaceClusterCustomObjectStatus({ ...NV, name: REPORT, body: { ...nodeValidation(REPORT), status: { ready: true } } })],
       ['delete a NodeValidation', () => reports.deleteClusterCustomObject({ ...NV, name: REPORT })],
       ['create a ConfigMap', () => nodes.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: 'forged' } } })],
       ['create a Pod', () =>
@@ -500,6 +528,7 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
       ['', 'nodes'],
       ['', 'nodes', 'status'],
       ['virtgate.io', 'nodevalidations'],
+      ['virtgate.io', 'nodevalidations', 'status'],
       ['kubevirt.io', 'kubevirts'],
       ['kubevirt.io', 'virtualmachineinstances'],
       ['cdi.kubevirt.io', 'cdis'],

@@ -75,6 +75,7 @@ describe('values.schema.json rejects bad values with a message that names them',
     ['a misspelt metricRelabelings key', ['--set', 'monitoring.podMonitor.metricRelabelings[0].sourceLabel=x'], "additional properties 'sourceLabel' not allowed"],
     ['a namespaceOverride that is no namespace name', ['--set', 'namespaceOverride=Virt_Gate'], "at '/namespaceOverride'"],
     ['a misspelt testFramework key', ['--set', 'testFramework.enabeld=false'], "at '/testFramework': additional properties 'enabeld' not allowed"],
+    ['a misspelt crds key', ['--set', 'crds.instal=false'], "at '/crds': additional properties 'instal' not allowed"],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -190,7 +191,8 @@ describe('helm template with the defaults', () => {
       }));
     const base = [
       { resources: ['nodes/status'], verbs: ['patch'] },
-      { resources: ['nodevalidations'], verbs: ['get', 'create', 'patch'] },
+      { resources: ['nodevalidations'], verbs: ['get', 'create'] },
+      { resources: ['nodevalidations/status'], verbs: ['patch'] },
     ];
     expect(await agentRules([])).toEqual([{ resources: ['nodes'], verbs: ['get', 'watch', 'patch'] }, ...base]);
     expect(await agentRules(['--set', 'agent.taint.policy=not-ready'])).toEqual([
@@ -244,6 +246,14 @@ describe('helm template with the defaults', () => {
     ]);
     const optedOut = await render(['--set', 'prune.onUninstall=false']);
     expect(optedOut.filter((o) => o.metadata.name === 'virtgate-prune')).toEqual([]);
+  });
+
+  it('renders the NodeValidation CRD as a template that helm uninstall keeps, unless crds.install=false', async () => {
+    const crd = findManifest(await render(), 'CustomResourceDefinition', 'nodevalidations.virtgate.io');
+    expect(crd.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    expect((crd.spec as { versions: Array<{ subresources?: unknown }> }).versions[0]?.subresources).toEqual({ status: {} });
+    const without = await render(['--set', 'crds.install=false']);
+    expect(without.filter((o) => o.kind === 'CustomResourceDefinition')).toEqual([]);
   });
 
   it('leaves every optional object out', async () => {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AdmissionregistrationV1Api,
+  ApiextensionsV1Api,
   AppsV1Api,
   BatchV1Api,
   CoreV1Api,
@@ -72,7 +73,8 @@ beforeAll(async () => {
   await helmOk(
     cp.binDir,
     [
-      'install', RELEASE, CHART_DIR, '--namespace', NS,
+      // The CRD may exist already, created by an earlier test file without Helm: take it over.
+      'install', RELEASE, CHART_DIR, '--namespace', NS, '--take-ownership',
       '--set', `prefix=${PREFIX}`,
       '--set', 'agent.taint.policy=bootstrap',
       '--set', `agent.taint.bootstrapKey=${REGISTERING}`,
@@ -182,6 +184,9 @@ describe('helm uninstall', () => {
     expect(await statusOfCall(() => rbac.readClusterRole({ name: `${RELEASE}-agent` }))).toBe(404);
     const admission = admin.makeApiClient(AdmissionregistrationV1Api);
     expect(await statusOfCall(() => admission.readValidatingAdmissionPolicy({ name: `${RELEASE}-agent-node` }))).toBe(404);
+    // Except the CRD (helm.sh/resource-policy: keep): deleting it would delete every NodeValidation.
+    expect(outcome.stdout).toContain('nodevalidations.virtgate.io');
+    expect(await statusOfCall(() => admin.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name: 'nodevalidations.virtgate.io' }))).toBe(0);
 
     // The namespace was the user's before the install: it stays, with its own labels, not terminating.
     const namespace = await core.readNamespace({ name: NS });

@@ -55,6 +55,7 @@ import { type AgentProcess, startAgentProcess } from '../support/agent-process.t
 import { createKubeVirt, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
+import { mergeNodeValidationStatus } from '../support/node-validations.ts';
 import { waitFor } from '../support/wait.ts';
 
 const cp = useControlPlane();
@@ -240,10 +241,7 @@ beforeAll(async () => {
   expect(await agents.stale?.stop()).toBe(0);
   delete agents.stale;
   const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
-  await custom.patchClusterCustomObject(
-    { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name: name('stale'), body: { status: { heartbeatAt: longAgo, probedAt: longAgo } } },
-    mergePatch,
-  );
+  await mergeNodeValidationStatus(custom, name('stale'), { heartbeatAt: longAgo, probedAt: longAgo });
 
   aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig]);
 });

@@ -1,18 +1,25 @@
 /**
  * The CRD generated from the report schema (core/report/schema.ts, `npm run generate:crd`) makes a
  * real kube-apiserver admit exactly what the schema's stored form admits, and prune what zod strips.
- * Dry-run creates: nothing is stored.
+ * The status goes through the status subresource, as the agent writes it: each case creates its
+ * object (metadata and spec), writes its status with a dry run, and deletes the object again.
  */
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storedNodeValidationSchema } from '../../core/report/schema.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { installCrd } from '../support/crds.ts';
-import { statusOf } from '../support/wait.ts';
+import { createNodeValidation, writeNodeValidationStatus } from '../support/node-validations.ts';
+import { statusOf, waitFor } from '../support/wait.ts';
 
 const cp = useControlPlane();
 const NV = { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations' } as const;
 const stamp = '2026-12-02T12:00:00.000Z';
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+const run = promisify(execFile);
 
 let admin: KubeConfig;
 
@@ -30,7 +37,10 @@ const agentStatus = {
   lastTransitionAt: stamp,
   heartbeatAt: '2026-12-02T13:00:00+01:00',
   taint: { policy: 'off', applied: false },
+  observedGeneration: 1,
+  conditions: [{ type: 'Ready', status: 'True', observedGeneration: 1, lastTransitionTime: '2026-12-02T12:00:00Z', reason: 'HardwareVirtualization', message: 'KVM is usable' }],
 };
+const condition = (fields: Record<string, unknown>) => ({ conditions: [{ ...agentStatus.conditions[0], ...fields }] });
 
 function nodeValidation(name: string, status: unknown, nodeName: string = name): Record<string, unknown> {
   return { apiVersion: 'virtgate.io/v1alpha1', kind: 'NodeValidation', metadata: { name }, spec: { nodeName }, ...(status === undefined ? {} : { status }) };
@@ -54,15 +64,31 @@ const CASES: Array<[string, Record<string, unknown>, boolean]> = [
   ['an agent version of 65 characters', nodeValidation('schema-version', { agentVersion: 'v'.repeat(65) }), false],
   ['an empty spec.nodeName', nodeValidation('schema-empty-node', {}, ''), false],
   ['a spec.nodeName of 254 characters', nodeValidation('schema-long-node', {}, 'n'.repeat(254)), false],
+  ['a condition whose status is Unknown', nodeValidation('schema-cond-unknown', condition({ status: 'Unknown', reason: 'ProbeInconclusive' })), true],
+  ['a condition whose status is no metav1 status', nodeValidation('schema-cond-status', condition({ status: 'Maybe' })), false],
+  ['a condition whose reason is not CamelCase', nodeValidation('schema-cond-reason', condition({ reason: 'checks failed' })), false],
+  ['a condition without a transition time', nodeValidation('schema-cond-time', condition({ lastTransitionTime: undefined })), false],
+  ['a negative observedGeneration', nodeValidation('schema-generation', { observedGeneration: -1 }), false],
 ];
 
-async function dryRunCreate(object: Record<string, unknown>): Promise<{ admitted: boolean; stored?: Record<string, unknown>; message?: string }> {
+/** Creates the object (metadata, spec), writes its status through /status with a dry run, deletes it. */
+async function dryRunWrite(object: Record<string, unknown>): Promise<{ admitted: boolean; stored?: Record<string, unknown>; message?: string }> {
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  const { status, ...created } = object as { metadata: { name: string }; status?: unknown };
+  let exists = false;
   try {
-    const stored = (await admin.makeApiClient(CustomObjectsApi).createClusterCustomObject({ ...NV, body: object, dryRun: 'All' })) as Record<string, unknown>;
+    let stored = (await custom.createClusterCustomObject({ ...NV, body: created })) as Record<string, unknown>;
+    exists = true;
+    if (status !== undefined) {
+      const name = created.metadata.name;
+      stored = (await custom.patchClusterCustomObjectStatus({ ...NV, name, body: [{ op: 'add', path: '/status', value: status }], dryRun: 'All' }, jsonPatch)) as Record<string, unknown>;
+    }
     return { admitted: true, stored };
   } catch (error) {
     if (statusOf(error) !== 422) throw error;
     return { admitted: false, message: String((error as { body?: unknown }).body ?? error) };
+  } finally {
+    if (exists) await custom.deleteClusterCustomObject({ ...NV, name: created.metadata.name });
   }
 }
 
@@ -74,16 +100,50 @@ beforeAll(async () => {
 describe('the generated NodeValidation CRD in a real API server', () => {
   it.each(CASES)('admits or refuses %s as the report schema does', async (_what, object, admitted) => {
     expect(storedNodeValidationSchema.safeParse(object).success).toBe(admitted);
-    const outcome = await dryRunCreate(object);
+    const outcome = await dryRunWrite(object);
     expect(outcome.admitted, outcome.message).toBe(admitted);
   });
 
   it('keeps the status and check fields the schema preserves, and prunes the others', async () => {
-    const outcome = await dryRunCreate(nodeValidation('schema-prune', { ...agentStatus, somethingNew: { a: 1 }, taint: { policy: 'off', applied: false, extra: 1 } }, 'schema-prune'));
+    const outcome = await dryRunWrite(nodeValidation('schema-prune', { ...agentStatus, somethingNew: { a: 1 }, taint: { policy: 'off', applied: false, extra: 1 } }, 'schema-prune'));
     const status = outcome.stored?.status as Record<string, unknown>;
     expect(status.facts).toEqual(agentStatus.facts);
     expect(status.somethingNew).toEqual({ a: 1 });
     expect((status.checks as Array<Record<string, unknown>>)[0]?.observed).toEqual({ major: 10, minor: 232 });
     expect(status.taint).toEqual({ policy: 'off', applied: false });
+  });
+
+  it('drops a status from a create and keeps metadata.generation at 1 through status writes (status subresource)', async () => {
+    const custom = admin.makeApiClient(CustomObjectsApi);
+    const created = (await custom.createClusterCustomObject({ ...NV, body: nodeValidation('schema-subresource', agentStatus) })) as Record<string, unknown> & { metadata: { generation: number } };
+    try {
+      expect(created.status).toBeUndefined();
+      expect(created.metadata.generation).toBe(1);
+      await writeNodeValidationStatus(custom, 'schema-subresource', agentStatus);
+      const written = (await writeNodeValidationStatus(custom, 'schema-subresource', { ...agentStatus, heartbeatAt: stamp })) as { metadata: { generation: number }; status: { heartbeatAt: string } };
+      expect(written.metadata.generation).toBe(1);
+      expect(written.status.heartbeatAt).toBe(stamp);
+      // A status in a write to the object itself is ignored too: only /status changes it.
+      const patched = (await custom.patchClusterCustomObject({ ...NV, name: 'schema-subresource', body: { status: { ready: false } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as { status: { ready: boolean } };
+      expect(patched.status.ready).toBe(true);
+    } finally {
+      await custom.deleteClusterCustomObject({ ...NV, name: 'schema-subresource' });
+    }
+    // The shared test helper does both steps.
+    const both = (await createNodeValidation(custom, nodeValidation('schema-helper', agentStatus) as { metadata: { name: string } })) as { status: { conditions: unknown[] } };
+    expect(both.status.conditions).toEqual(agentStatus.conditions);
+    await custom.deleteClusterCustomObject({ ...NV, name: 'schema-helper' });
+  });
+
+  it('kubectl explain shows the status conditions and their fields, from the schema\'s descriptions', async () => {
+    const kubectl = path.join(cp.binDir, 'kubectl');
+    // The API server publishes a new CRD's OpenAPI a moment after it is established.
+    const explained = await waitFor('kubectl explain to know NodeValidation conditions', async () => {
+      const outcome = await run(kubectl, ['--kubeconfig', cp.adminKubeconfig, 'explain', 'nodevalidation.status.conditions'], { encoding: 'utf8' }).catch(() => undefined);
+      return outcome?.stdout.includes('lastTransitionTime') ? outcome.stdout : undefined;
+    }, 30_000, 500);
+    expect(explained).toContain('Conditions in the metav1.Condition shape');
+    for (const field of ['type', 'status', 'reason', 'message', 'lastTransitionTime', 'observedGeneration']) expect(explained).toMatch(new RegExp(`^\\s+${field}\\s`, 'm'));
+    expect(explained).toContain('When status last changed.');
   });
 });

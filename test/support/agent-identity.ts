@@ -13,7 +13,8 @@ export const AGENT_SERVICE_ACCOUNT = 'agent';
 const RULES = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
-  { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['get', 'create', 'patch'] },
+  { apiGroups: ['virtgate.io'], resources: ['nodevalidations'], verbs: ['get', 'create'] },
+  { apiGroups: ['virtgate.io'], resources: ['nodevalidations/status'], verbs: ['patch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
 ];
 

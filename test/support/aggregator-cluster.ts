@@ -4,9 +4,10 @@
  * cluster so that each gate scenario sees exactly its own objects.
  */
 import path from 'node:path';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { createNode, ensureNamespace, type FakeNodeOptions } from '../controlplane/identities.ts';
+import { createNodeValidation, mergeNodeValidationStatus } from './node-validations.ts';
 import { statusOf, waitFor } from './wait.ts';
 
 export const KUBEVIRT_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/kubevirts.kubevirt.io.yaml');
@@ -56,26 +57,20 @@ export async function createValidatedNode(kc: KubeConfig, name: string, options:
   const node = await createNode(kc, name, options.node);
   const report = options.report;
   if (report === null) return;
-  await retrying(() => kc.makeApiClient(CustomObjectsApi).createClusterCustomObject({
-    group: 'virtgate.io',
-    version: 'v1alpha1',
-    plural: 'nodevalidations',
-    body: {
+  await retrying(() =>
+    createNodeValidation(kc.makeApiClient(CustomObjectsApi), {
       apiVersion: 'virtgate.io/v1alpha1',
       kind: 'NodeValidation',
       metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata?.uid ?? '' }] },
       spec: { nodeName: name },
       status: reportStatus(report),
-    },
-  }));
+    }),
+  );
 }
 
-/** Replaces a node's report status (merge patch: custom resources take no strategic merge). */
+/** Replaces a node's report status (merge patch through /status: custom resources take no strategic merge). */
 export async function updateReport(kc: KubeConfig, name: string, report: ReportOptions): Promise<void> {
-  await kc.makeApiClient(CustomObjectsApi).patchClusterCustomObject(
-    { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name, body: { status: reportStatus(report) } },
-    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-  );
+  await mergeNodeValidationStatus(kc.makeApiClient(CustomObjectsApi), name, reportStatus(report));
 }
 
 export interface KubeVirtOptions {
