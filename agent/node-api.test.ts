@@ -40,7 +40,7 @@ describe('NodeApi write counting', () => {
     const seen: string[] = [];
     try {
       const api = new NodeApi(kubeConfig(`http://127.0.0.1:${port}`), 'n1', 5000, (resource, code) => seen.push(`${resource} ${code}`));
-      await expect(api.patchNode(['labels'], { labels: { a: 'b' } })).rejects.toThrow();
+      await expect(api.patchNode({ labels: { a: 'b' } })).rejects.toThrow();
       await expect(api.patchCondition({ type: 'VirtualizationReady', status: 'True' })).rejects.toThrow();
       await api.createEvent({ reason: 'R', message: 'm', type: 'Normal', nodeUid: 'u', now: new Date(0) });
     } finally {
@@ -51,7 +51,7 @@ describe('NodeApi write counting', () => {
     // Nothing listens there any more: refused, no answer.
     const refused: string[] = [];
     const gone = new NodeApi(kubeConfig(`http://127.0.0.1:${port}`), 'n1', 2000, (resource, code) => refused.push(`${resource} ${code}`));
-    await expect(gone.patchNode(['taints'], { taints: [] })).rejects.toThrow();
+    await expect(gone.patchNode({ taints: [] })).rejects.toThrow();
     expect(refused).toEqual([`nodes ${NO_RESPONSE_CODE}`]);
   });
 });

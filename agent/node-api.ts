@@ -126,14 +126,12 @@ export class NodeApi {
   }
 
   /**
-   * One merge patch for labels, the ownership annotation and, when given, the whole taint list;
-   * `_kinds` says what it changes, for the caller's reading only: the request is counted once, as
-   * a write to `nodes` (the exporter that passes it is left as it is while another change is in flight).
+   * One merge patch for labels, the ownership annotation and, when given, the whole taint list
+   * (counted once, as a write to `nodes`).
    * Taints are a list without a merge key, so a taint change carries the resourceVersion it was
    * computed from: a concurrent writer makes the server answer 409 instead of losing a taint.
    */
   patchNode(
-    _kinds: ReadonlyArray<'labels' | 'taints'>,
     change: { labels?: Record<string, string | null>; annotations?: Record<string, string | null>; taints?: V1Taint[]; resourceVersion?: string },
   ): Promise<V1Node> {
     const body = {

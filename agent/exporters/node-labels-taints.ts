@@ -31,10 +31,7 @@ export function nodeLabelsTaintsExporter(api: NodeApi, settings: NodeSettings, g
       log.info({ decision: 'taint', action: { kind: 'remove', key } }, 'removing a taint');
       taints = withoutTaint(taints, key);
     }
-    // Counted as a labels write when it changes labels (or only the annotation), as a taints write when it changes taints.
-    const labelsChange = Object.keys(changes.labels).length > 0 || (changes.ownership !== undefined && !taintsChange);
-    const kinds = [...(labelsChange ? (['labels'] as const) : []), ...(taintsChange ? (['taints'] as const) : [])];
-    return api.patchNode(kinds, {
+    return api.patchNode({
       ...(Object.keys(changes.labels).length > 0 ? { labels: changes.labels } : {}),
       ...(changes.ownership !== undefined ? { annotations: { [keys.ownershipAnnotation]: changes.ownership } } : {}),
       ...(taintsChange ? { taints, resourceVersion: node.metadata?.resourceVersion ?? '' } : {}),
