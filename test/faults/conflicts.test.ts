@@ -86,6 +86,12 @@ describe('409 conflicts from a concurrent writer', () => {
           event.responseStatus?.code === 409,
       ).length;
       await settle('the agent\'s readiness to recover', () => unreadyAgent(agent, 'agent'), 60_000);
+    } catch (error) {
+      // What the agent decided meanwhile (publish failures, refusals, verdicts), so a failure here explains itself.
+      const decisions = agent.logs.filter((line) => line.decision).slice(-25);
+      const message = error instanceof Error ? error.message : String(error);
+      fault.detail(`failed: ${message}`);
+      throw new Error(`${message}\nthe agent's last decisions: ${JSON.stringify(decisions)}`, { cause: error });
     } finally {
       // The census runs whether or not the test got this far: a fault that failed early (the
       // taint never came, the state never converged) still counts what it could have harmed.
