@@ -77,6 +77,7 @@ describe('host files that cannot be trusted (virtgate check)', () => {
     await Promise.all(
       batch.map(async (row) => {
         const fault = new Fault('host-file', row.name);
+        fault.touchesNoObjects('virtgate check on a fixture host, no cluster; the agent under broken host files is probe-error and kvm-vanish');
         fault.injected();
         try {
           const profile = row.profile ?? 'intel-metal';

@@ -29,6 +29,8 @@ export interface LedgerEntry {
   /** Objects that had to survive the fault (Nodes, NodeValidations, foreign labels and taints, ...). */
   objectsChecked: number;
   objectsLost: number;
+  /** Why this fault cannot touch any object (a command without a cluster): the summary prints it beside a 0. */
+  noObjects?: string;
   detail?: string;
 }
 
@@ -53,6 +55,7 @@ export class Fault {
   private lost = 0;
   private written = false;
   private note: string | undefined;
+  private noObjectsReason: string | undefined;
 
   /** `ledgerFile` defaults to the run's ledger; the ledger's own self-test writes to a file of its own. */
   private readonly ledgerFile: string | undefined;
@@ -93,6 +96,11 @@ export class Fault {
     this.lost += lost;
   }
 
+  /** This fault cannot touch any cluster object; says why its class checks none. */
+  touchesNoObjects(reason: string): void {
+    this.noObjectsReason = reason;
+  }
+
   detail(text: string): void {
     this.note = this.note ? `${this.note}; ${text}` : text;
   }
@@ -106,6 +114,7 @@ export class Fault {
       convergeMs: this.convergeMs,
       objectsChecked: this.checked,
       objectsLost: this.lost,
+      ...(this.noObjectsReason ? { noObjects: this.noObjectsReason } : {}),
       ...(this.note ? { detail: this.note } : {}),
     };
     if (!this.written) appendFileSync(this.ledgerFile ?? ledgerPath(), `${JSON.stringify(entry)}\n`);

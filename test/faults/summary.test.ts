@@ -48,4 +48,15 @@ describe('fault summary', () => {
     expect(renderSummary(summary, entries)).toContain('objects lost: 0; 1 NOT RECOVERED — the fault suite fails');
     expect(failures(summarise([entry('apiserver-kill')]))).toEqual([]);
   });
+
+  it('prints why a class checked no objects, and fails the run when a class checked none without saying why', () => {
+    const said = [entry('apiserver-kill'), entry('host-file', { objectsChecked: 0, convergeMs: null, noObjects: 'virtgate check, no cluster' })];
+    expect(failures(summarise(said))).toEqual([]);
+    expect(renderSummary(summarise(said), said)).toContain('0 objects in host-file: virtgate check, no cluster');
+    const silent = [entry('apiserver-kill'), entry('etcd-kill', { objectsChecked: 0 })];
+    expect(failures(summarise(silent))).toEqual(['no objects checked, and no reason why, in etcd-kill']);
+    const text = renderSummary(summarise(silent), silent);
+    expect(text).toContain('0 objects in etcd-kill: NO REASON GIVEN (its census is missing)');
+    expect(text).toContain('objects lost: 0; every fault recovered — the fault suite fails: no objects checked, and no reason why, in etcd-kill');
+  });
 });

@@ -140,6 +140,7 @@ describe('virt-host-validate failing in other ways (virtgate check)', () => {
       { name: 'not executable', prepare: async () => { const command = await modeTool('pass'); await chmod(command, 0o644); return command; }, status: 'error', message: /could not run/ },
     ];
     const fault = new Fault('vhv-broken', 'virt-host-validate missing, garbage, binary, exit 1, not executable');
+    fault.touchesNoObjects('virtgate check, no cluster; the agent under a hung or flooding virt-host-validate is vhv-hang and vhv-flood');
     try {
       const outcomes = await Promise.all(
         cases.map(async (entry) => {
