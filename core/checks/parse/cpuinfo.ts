@@ -1,7 +1,7 @@
 import type { Observation } from '../observation.ts';
-import { guestFeatures } from './guest-features.ts';
+import { type CpuArch, guestFeatures } from './guest-features.ts';
 
-export type CpuArch = 'x86_64' | 'arm64' | 'other';
+export type { CpuArch };
 export type CpuVendor = 'intel' | 'amd' | 'hygon' | 'arm' | 'other';
 
 export interface CpuFacts {

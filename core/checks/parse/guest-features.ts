@@ -1,4 +1,5 @@
-import type { CpuArch } from './cpuinfo.ts';
+/** The architectures cpuinfo parsing tells apart (here, not in cpuinfo.ts, so the import runs one way). */
+export type CpuArch = 'x86_64' | 'arm64' | 'other';
 
 /**
  * The cpuinfo flags a KVM guest can be given: instruction-set extensions and the mitigation
