@@ -57,6 +57,8 @@ export class ConcurrentWriter {
   private readonly generation = (Date.now() % 1_000_000).toString(36);
 
   private readonly kinds: number;
+  /** A pause after every write (0: as fast as the API server answers). */
+  private paceMs = 0;
 
   /**
    * `churnOnly`: only the label and taint writes that always change the Node (its resourceVersion
@@ -71,6 +73,11 @@ export class ConcurrentWriter {
 
   start(): void {
     this.loop ??= this.run();
+  }
+
+  /** Writes at most one per `ms` from now on (still far busier than a real controller at 20-50 ms). */
+  pace(ms: number): void {
+    this.paceMs = ms;
   }
 
   async stop(): Promise<WriterOutcome> {
@@ -94,6 +101,7 @@ export class ConcurrentWriter {
         if (statusOf(error) === undefined || (statusOf(error) ?? 0) >= 429) await sleep(PAUSE_AFTER_FAILURE_MS);
         else throw error;
       }
+      if (this.paceMs > 0) await sleep(this.paceMs);
     }
   }
 
