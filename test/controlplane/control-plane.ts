@@ -56,6 +56,11 @@ export interface ControlPlaneOptions {
   serviceCidr?: string;
   /** Writes the audit log records with their request bodies (default: none, metadata only). */
   auditRequestBodies?: AuditedBodies[];
+  /**
+   * The aggregation layer (front-proxy client certificate and request-header authentication), for
+   * extension API servers such as KubeVirt's virt-api (subresources.kubevirt.io). Off by default.
+   */
+  aggregation?: boolean;
 }
 
 export interface ControlPlaneInfo {
@@ -110,6 +115,20 @@ export class ControlPlane {
     const pki = await createPki(pkiDir, [address, firstAddress(serviceCidr)]);
     // The API server's identity towards kubelets (logs, exec, /stats through nodes/proxy).
     const [kubeletClientCert, kubeletClientKey] = await issueCertificate(pkiDir, 'apiserver-kubelet-client', '/O=system:masters/CN=kube-apiserver-kubelet-client');
+    // The API server's identity towards extension API servers; they trust it by the request-header CA.
+    const aggregationFlags = options.aggregation
+      ? await issueCertificate(pkiDir, 'front-proxy-client', '/CN=front-proxy-client').then(([cert, key]) => [
+        `--proxy-client-cert-file=${cert}`,
+        `--proxy-client-key-file=${key}`,
+        `--requestheader-client-ca-file=${pki.caCert}`,
+        '--requestheader-allowed-names=front-proxy-client',
+        '--requestheader-username-headers=X-Remote-User',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+        // To the extension server's pod address: no Service address is needed from the host.
+        '--enable-aggregator-routing=true',
+      ])
+      : [];
     const [etcdPort, etcdPeerPort, apiPort, schedulerPort, kcmPort] = await Promise.all([
       freePort(), freePort(), freePort(), freePort(), freePort(),
     ]);
@@ -161,6 +180,7 @@ export class ControlPlane {
       '--audit-log-mode=blocking',
       '--audit-log-maxsize=0',
       '--profiling=false',
+      ...aggregationFlags,
       '--v=0',
     ]);
     const scheduler = new ManagedProcess('kube-scheduler', dir, path.join(binDir, 'kube-scheduler'), () => [

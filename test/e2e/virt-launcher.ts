@@ -1,6 +1,8 @@
 /**
- * A pod shaped like KubeVirt's virt-launcher (the pod a VM runs in), for scheduling tests: no
- * kubelet runs here, so only where kube-scheduler binds it matters.
+ * A pod shaped like KubeVirt's virt-launcher (the pod a VM runs in), for the multi-node scheduling
+ * test (test/integration/e2e-placement.test.ts), whose fake nodes run no kubelet, so only where
+ * kube-scheduler binds it matters. Where a real kubelet runs, real KubeVirt makes the real pod
+ * (test/node/kubevirt.test.ts).
  *
  * In KubeVirt, the CR's `spec.workloads.nodePlacement` decides where virt-handler runs, and
  * virt-handler labels its node `kubevirt.io/schedulable=true`, which every virt-launcher pod

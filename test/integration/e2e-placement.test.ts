@@ -5,6 +5,11 @@
  * virt-launcher (test/e2e/virt-launcher.ts). No kubelet runs, so pods are bound and never started:
  * where the scheduler binds them is the whole question.
  *
+ * Why a stand-in here: six nodes of six different kinds cannot each run a kubelet on one machine.
+ * Real KubeVirt (its operator, virt-handler on the node, a VMI that boots) is the judge on the one
+ * real node instead: test/node/kubevirt.test.ts. This file keeps the multi-node placement cases
+ * that need nodes without a kubelet.
+ *
  * The six nodes, each a different way to be (un)fit for VMs:
  *
  * | node          | fixture host                     | verdict                                            |

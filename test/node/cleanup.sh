@@ -5,7 +5,7 @@
 # run any time and twice. The variables come from layout.ts (the suite passes them); run by
 # hand with:  npx tsx ... or see docs/development.md.
 set -uo pipefail
-: "${VGNODE_ROOT:?}" "${VGNODE_BRIDGE:?}" "${VGNODE_POD_RANGE:?}" "${VGNODE_SERVICE_RANGE:?}" "${VGNODE_HOST_SERVICE_TABLE:?}" "${VGNODE_NAMESPACE_PREFIX:?}" "${VGNODE_SYSCTL_BACKUP:?}"
+: "${VGNODE_ROOT:?}" "${VGNODE_HOST_PATHS:?}" "${VGNODE_BRIDGE:?}" "${VGNODE_POD_RANGE:?}" "${VGNODE_SERVICE_RANGE:?}" "${VGNODE_HOST_SERVICE_TABLE:?}" "${VGNODE_NAMESPACE_PREFIX:?}" "${VGNODE_SYSCTL_BACKUP:?}"
 
 # 1. Processes: the node's kubelet, kube-proxy, containerd and containerd's shims (which outlive
 #    it), known by their name and a command line that names the node's directory, and every
@@ -31,10 +31,21 @@ for round in 1 2 3; do
   sleep 1
 done
 
-# 2. Mounts under the node's directory (overlay rootfs, tmpfs volumes, shm) and the pods'
-#    network namespaces, deepest first.
-awk -v root="$VGNODE_ROOT" '$5 == root || index($5, root "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r | while read -r m; do
-  umount -l "$m" 2>/dev/null
+# 2. Mounts under the node's directory (overlay rootfs, tmpfs volumes, shm), under the host paths
+#    KubeVirt hard-codes when host-paths.sh made them (its marker file), and the pods' network
+#    namespaces, deepest first.
+owned_paths=("$VGNODE_ROOT")
+for target in $VGNODE_HOST_PATHS; do
+  [[ -e "$target/.virtgate-node" ]] && owned_paths+=("$target")
+done
+for owned in "${owned_paths[@]}"; do
+  awk -v root="$owned" '$5 == root || index($5, root "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r | while read -r m; do
+    umount -l "$m" 2>/dev/null
+  done
+done
+for owned in "${owned_paths[@]:1}"; do
+  # Empty now that its bind mount is gone: only the mount point this script's sibling made.
+  rmdir "$owned" 2>/dev/null
 done
 for ns in /run/netns/cni-*; do
   [[ -e "$ns" ]] || continue

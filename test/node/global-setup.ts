@@ -1,12 +1,23 @@
 import type { TestProject } from 'vitest/node';
 import { locateBinaries } from '../controlplane/binaries.ts';
+import { locateKubevirt } from '../kubevirt/binaries.ts';
+import { buildGuestImages } from '../kubevirt/guest-images.ts';
+import { buildKubevirtImages } from '../kubevirt/images.ts';
 import { startNodeControl } from './control.ts';
 import { buildImages } from './images.ts';
 import { RealNode, type RealNodeInfo } from './real-node.ts';
 
+/** What the KubeVirt tests (kubevirt.test.ts) get: KubeVirt's commands and the guests' containerDisks. */
+export interface KubevirtInfo {
+  binDir: string;
+  manifestsDir: string;
+  guests: { bootsector: string; linux: string };
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     realNode: RealNodeInfo;
+    kubevirt: KubevirtInfo;
   }
 }
 
@@ -14,13 +25,18 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.getuid?.() !== 0) throw new Error('the real-node tests need root (network, mounts, cgroups)');
   const binDir = await locateBinaries();
+  const kubevirt = await locateKubevirt();
   let t = Date.now();
   const images = await buildImages();
+  const kubevirtImages = await buildKubevirtImages();
+  const guests = await buildGuestImages();
   process.stderr.write(`[node] images ready in ${Date.now() - t} ms\n`);
   t = Date.now();
-  const node = await RealNode.start(binDir, images);
+  const extra = [...Object.values(kubevirtImages), guests.bootsector, guests.linux].map((image) => image.archive);
+  const node = await RealNode.start(binDir, images, extra);
   process.stderr.write(`[node] ${node.info.nodeName} Ready in ${Date.now() - t} ms (API server ${node.info.controlPlane.server})\n`);
   project.provide('realNode', node.info);
+  project.provide('kubevirt', { ...kubevirt, guests: { bootsector: guests.bootsector.ref, linux: guests.linux.ref } });
   const control = await startNodeControl(node);
   project.provide('realNodeControl', control.url);
   return async () => {

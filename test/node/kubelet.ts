@@ -3,7 +3,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { ManagedProcess } from '../controlplane/process.ts';
 import { freePort } from '../controlplane/ports.ts';
-import { NODE_LAYOUT } from './layout.ts';
+import { KUBELET_ROOT, NODE_LAYOUT } from './layout.ts';
 
 export interface KubeletFiles {
   kubeconfig: string;
@@ -23,7 +23,8 @@ export interface Kubelet {
  * host without systemd.
  */
 export async function startKubelet(binDir: string, containerdSocket: string, files: KubeletFiles): Promise<Kubelet> {
-  const dir = path.join(NODE_LAYOUT.root, 'kubelet');
+  // A bind mount of a directory under the node's root (host-paths.sh), at the path KubeVirt expects.
+  const dir = KUBELET_ROOT;
   await mkdir(dir, { recursive: true });
   const [port, healthzPort] = await Promise.all([freePort(), freePort()]);
   const config = {
@@ -49,7 +50,8 @@ export async function startKubelet(binDir: string, containerdSocket: string, fil
     resolvConf: '',
     rotateCertificates: false,
     serverTLSBootstrap: false,
-    maxPods: 30,
+    // The chart's pods, KubeVirt's (operator x2, virt-api, virt-controller, virt-handler, install job) and VMs.
+    maxPods: 50,
     // The images are imported, never pulled: garbage collection must not remove them, and a
     // busy shared disk must not evict the suite's pods.
     imageGCHighThresholdPercent: 100,

@@ -24,7 +24,17 @@ export const NODE_LAYOUT = {
   hostServiceTable: '250',
   /** Namespaces the suite creates start with this, so their pod logs can be found and removed. */
   namespacePrefix: 'vgnode-',
+  /**
+   * Host paths KubeVirt hard-codes (the kubelet's root for device plugins and pods, virt-handler's
+   * shared and private directories): each is a bind mount of a directory under `root`, made
+   * rshared (Bidirectional and HostToContainer propagation need it; this machine's `/` is
+   * private), and removed by cleanup.sh.
+   */
+  hostPaths: ['/var/lib/kubelet', '/run/kubevirt', '/run/kubevirt-private', '/run/kubevirt-libvirt-runtimes', '/var/lib/kubevirt', '/var/lib/kubevirt-node-labeller'],
 } as const;
+
+/** The kubelet's root directory: KubeVirt's virt-handler expects `/var/lib/kubelet`. */
+export const KUBELET_ROOT = '/var/lib/kubelet';
 
 /** The layout as environment variables for host-network.sh and cleanup.sh. */
 export function layoutEnv(): Record<string, string> {
@@ -38,5 +48,6 @@ export function layoutEnv(): Record<string, string> {
     VGNODE_SERVICE_RANGE: NODE_LAYOUT.serviceRange,
     VGNODE_HOST_SERVICE_TABLE: NODE_LAYOUT.hostServiceTable,
     VGNODE_NAMESPACE_PREFIX: NODE_LAYOUT.namespacePrefix,
+    VGNODE_HOST_PATHS: NODE_LAYOUT.hostPaths.join(' '),
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * KubeVirt installed on the real node the way its release notes tell users to: the operator's
+ * manifest (`kubectl create -f kubevirt-operator.yaml`), then a `KubeVirt` CR. The manifest is
+ * rendered by KubeVirt's own manifest-templator from its release template, with the images
+ * built here (localhost/kubevirt/<name>:v1.9.0, imported into containerd, never pulled).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { parseAllDocuments } from 'yaml';
+import { KUBEVIRT_VERSION } from './binaries.ts';
+
+export const KUBEVIRT_NAMESPACE = 'vgnode-kubevirt';
+export const KUBEVIRT_IMAGE_REGISTRY = 'localhost/kubevirt';
+
+/** The operator's manifest for `namespace`, as KubeVirt's release step renders it. */
+export async function renderOperatorManifest(binDir: string, manifestsDir: string, namespace: string): Promise<string> {
+  const rendered = await execa(path.join(binDir, 'manifest-templator'), [
+    '--process-vars',
+    `--input-file=${path.join(manifestsDir, 'kubevirt-operator.yaml.in')}`,
+    `--namespace=${namespace}`,
+    `--container-prefix=${KUBEVIRT_IMAGE_REGISTRY}`,
+    `--container-tag=${KUBEVIRT_VERSION}`,
+    '--image-pull-policy=IfNotPresent',
+    '--verbosity=2',
+    `--csv-version=${KUBEVIRT_VERSION.slice(1)}`,
+  ], { timeout: 60_000 });
+  return rendered.stdout;
+}
+
+export interface KubeVirtSpecOptions {
+  useEmulation: boolean;
+  /** `spec.workloads.nodePlacement.nodeSelector`: where virt-handler, and so VMs, may run. */
+  workloadsNodeSelector?: Record<string, string>;
+}
+
+/** The `KubeVirt` CR a platform team writes when it points KubeVirt at virtgate's labels. */
+export function kubevirtCr(options: KubeVirtSpecOptions): Record<string, unknown> {
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'KubeVirt',
+    metadata: { name: 'kubevirt', namespace: KUBEVIRT_NAMESPACE },
+    spec: {
+      imagePullPolicy: 'IfNotPresent',
+      imageRegistry: KUBEVIRT_IMAGE_REGISTRY,
+      imageTag: KUBEVIRT_VERSION,
+      // One replica of virt-api and virt-controller: a single node, two shared cores.
+      infra: { replicas: 1 },
+      configuration: { developerConfiguration: { useEmulation: options.useEmulation } },
+      ...(options.workloadsNodeSelector ? { workloads: { nodePlacement: { nodeSelector: options.workloadsNodeSelector } } } : {}),
+    },
+  };
+}
+
+/** The real kubectl (built with the control plane) with the admin kubeconfig. */
+export function kubectl(binDir: string, kubeconfig: string) {
+  return async (args: string[], input?: string): Promise<string> => {
+    const result = await execa(path.join(binDir, 'kubectl'), args, {
+      env: { KUBECONFIG: kubeconfig, HOME: os.tmpdir() },
+      input,
+      reject: false,
+      timeout: 300_000,
+    });
+    if (result.exitCode !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${result.exitCode}:\n${result.stderr}`);
+    return result.stdout;
+  };
+}
+
+/** Applies a multi-document YAML text with `kubectl create -f -` (as users do with the release file). */
+export async function createFromText(run: ReturnType<typeof kubectl>, text: string): Promise<void> {
+  const file = path.join(os.tmpdir(), `virtgate-kubevirt-${process.pid}.yaml`);
+  await writeFile(file, text);
+  await run(['create', '-f', file]);
+}
+
+/** The kinds and names a manifest holds, for a test to say what the operator's manifest brought. */
+export async function manifestKinds(file: string): Promise<string[]> {
+  return parseAllDocuments(await readFile(file, 'utf8'))
+    .map((d) => d.toJSON() as { kind?: string; metadata?: { name?: string } } | null)
+    .filter((d): d is { kind: string; metadata?: { name?: string } } => typeof d?.kind === 'string')
+    .map((d) => `${d.kind}/${d.metadata?.name ?? ''}`);
+}

@@ -1,0 +1,3 @@
+module kubevirt.io/virt-template-client-go
+
+go 1.24.0
