@@ -33,7 +33,7 @@ export GOMODCACHE="$cache/go/mod"
 export GOCACHE="$cache/go/build"
 export GOFLAGS="-mod=mod"
 
-host_cmds=(virt-operator virt-api virt-controller virt-handler virt-chroot virt-freezer virt-probe virt-tail virt-launcher-monitor libvirt-hook-client resource-generator manifest-templator)
+host_cmds=(virt-operator virt-api virt-controller virt-exportproxy virt-handler virt-chroot virt-freezer virt-probe virt-tail virt-launcher-monitor libvirt-hook-client resource-generator manifest-templator)
 want=("${host_cmds[@]}" virt-launcher container-disk)
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
@@ -92,7 +92,9 @@ build_launcher() {
   [[ -x "$bin/virt-launcher" ]] && return
   local t=$SECONDS
   if [[ ! -f "$trixie_root/.complete" ]]; then
-    rm -rf "$trixie_root"
+    # Never into a bind mount a killed run may have left (its /dev, the Go cache).
+    awk -v root="$trixie_root" 'index($5, root "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r | xargs -r -n1 umount -l
+    rm -rf --one-file-system "$trixie_root"
     local aptopts=()
     for f in /etc/apt/apt.conf.d/*; do grep -q '^Acquire::' "$f" 2>/dev/null && aptopts+=(--aptopt="$f"); done
     local mirror
@@ -106,15 +108,15 @@ build_launcher() {
   local goroot
   goroot="$(go env GOROOT)"
   mkdir -p "$trixie_root/go" "$trixie_root/gomod" "$trixie_root/gocache" "$trixie_root/src" "$trixie_root/out"
-  local mounts=("$goroot:$trixie_root/go" "$GOMODCACHE:$trixie_root/gomod" "$GOCACHE-trixie:$trixie_root/gocache" "$here:$trixie_root/src" "$bin:$trixie_root/out")
-  mkdir -p "$GOCACHE-trixie"
-  local m
-  for m in "${mounts[@]}"; do mount --bind "${m%%:*}" "${m#*:}"; done
-  # shellcheck disable=SC2064
-  trap "for m in ${mounts[*]}; do umount -l \"\${m#*:}\" 2>/dev/null || true; done" RETURN
-  chroot "$trixie_root" /usr/bin/env -i PATH=/go/bin:/usr/bin:/bin HOME=/tmp GOMODCACHE=/gomod GOCACHE=/gocache \
-    GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 \
-    sh -c "cd /src && nice -n 5 go build -trimpath -tags libvirt_dlopen -ldflags '$ldflags' -o /out/virt-launcher kubevirt.io/kubevirt/cmd/virt-launcher"
+  # A subshell, so that its EXIT trap unmounts on failure as on success.
+  (
+    mounts=("/proc:$trixie_root/proc" "/dev:$trixie_root/dev" "$goroot:$trixie_root/go" "$GOMODCACHE:$trixie_root/gomod" "$GOCACHE:$trixie_root/gocache" "$here:$trixie_root/src" "$bin:$trixie_root/out")
+    trap 'for m in "${mounts[@]}"; do umount -l "${m#*:}" 2>/dev/null || true; done' EXIT
+    for m in "${mounts[@]}"; do mount --bind "${m%%:*}" "${m#*:}"; done
+    chroot "$trixie_root" /usr/bin/env -i PATH=/go/bin:/usr/bin:/bin HOME=/tmp GOROOT=/go GOMODCACHE=/gomod GOCACHE=/gocache \
+      GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOTELEMETRY=off CGO_ENABLED=1 \
+      sh -c "cd /src && nice -n 5 go build -trimpath -tags libvirt_dlopen -ldflags '$ldflags' -o /out/virt-launcher kubevirt.io/kubevirt/cmd/virt-launcher"
+  )
   log "built virt-launcher in the trixie root in $((SECONDS - t)) s"
 }
 
@@ -126,6 +128,8 @@ render_templates() {
   "$bin/manifest-templator" --process-files --generated-manifests-dir="$src/generated/" \
     --input-file="$src/release/kubevirt-operator.yaml.in" > "$out/kubevirt-operator.yaml.in.partial"
   mv "$out/kubevirt-operator.yaml.in.partial" "$out/kubevirt-operator.yaml.in"
+  # The templator reads the logo even when it writes no OLM bundle.
+  cp "$src/../assets/kubevirt_logo.png" "$out/kubevirt_logo.png"
 }
 
 log "building: ${missing[*]} with $(go version | awk '{print $3}') into $bin"
@@ -137,5 +141,7 @@ for b in "${want[@]}"; do
   [[ -x "$bin/$b" ]] || { log "missing after build: $bin/$b"; exit 1; }
 done
 render_templates
+# Older builds (another stamp) are of no further use.
+find "$cache/kubevirt" -mindepth 1 -maxdepth 1 -name "$version-*" ! -name "$version-$stamp" -exec rm -rf {} +
 log "done in $((SECONDS - started)) s"
 echo "$bin"

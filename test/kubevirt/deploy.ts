@@ -25,6 +25,8 @@ export async function renderOperatorManifest(binDir: string, manifestsDir: strin
     '--image-pull-policy=IfNotPresent',
     '--verbosity=2',
     `--csv-version=${KUBEVIRT_VERSION.slice(1)}`,
+    // Read even when no OLM bundle is written (build.sh copies it beside the template).
+    `--kubevirt-logo-path=${path.join(manifestsDir, 'kubevirt_logo.png')}`,
   ], { timeout: 60_000 });
   return rendered.stdout;
 }
@@ -47,7 +49,18 @@ export function kubevirtCr(options: KubeVirtSpecOptions): Record<string, unknown
       imageTag: KUBEVIRT_VERSION,
       // One replica of virt-api and virt-controller: a single node, two shared cores.
       infra: { replicas: 1 },
-      configuration: { developerConfiguration: { useEmulation: options.useEmulation } },
+      configuration: {
+        developerConfiguration: {
+          useEmulation: options.useEmulation,
+          // KubeVirt 1.9 mounts containerDisks as Kubernetes image volumes (ImageVolume, Beta, on by
+          // default), which need containerd 2.1+; Debian's containerd is 1.6, so KubeVirt's older
+          // init-container path serves them (observed: "spec.volumes[6].image.reference: Required value").
+          disabledFeatureGates: ['ImageVolume'],
+        },
+        // The Template feature (Beta, on by default) deploys virt-template-apiserver and
+        // -controller from a separate project whose images are not built here.
+        virtTemplateDeployment: { enabled: false },
+      },
       ...(options.workloadsNodeSelector ? { workloads: { nodePlacement: { nodeSelector: options.workloadsNodeSelector } } } : {}),
     },
   };

@@ -185,10 +185,19 @@ finish_root() {
   # passwd and group exactly as upstream's images (cmd/virt-launcher and cmd/virt-handler
   # BUILD.bazel): qemu 107:107 and root. Debian's system users (messagebus, polkitd, ...) go, and
   # the shadow files with them: nothing in these images logs in.
-  local qemu_home=""
-  [[ "$kind" == launcher ]] && qemu_home=/home/qemu
-  printf 'qemu:x:107:107::%s:/bin/bash\nroot:x:0:0:root:/root:/bin/bash\n' "$qemu_home" > "$d/etc/passwd"
-  printf 'qemu:x:107:\nroot:x:0:\n' > "$d/etc/group"
+  if [[ "$kind" == launcher ]]; then
+    printf 'qemu:x:107:107::/home/qemu:/bin/bash\nroot:x:0:0:root:/root:/bin/bash\n' > "$d/etc/passwd"
+    printf 'qemu:x:107:\nroot:x:0:\n' > "$d/etc/group"
+    # Debian's QEMU driver resolves its built-in user and group, libvirt-qemu, when it starts as
+    # root, before it reads qemu.conf (whose user = "qemu" then applies): without the name the
+    # node labeller's daemon fails ("Failed to parse user 'libvirt-qemu'"). A second name for 107,
+    # after qemu's, so that 107 is still called qemu.
+    echo 'libvirt-qemu:x:107:107::/home/qemu:/usr/sbin/nologin' >> "$d/etc/passwd"
+    echo 'libvirt-qemu:x:107:' >> "$d/etc/group"
+  else
+    printf 'qemu:x:107:107:::/bin/bash\nroot:x:0:0:root:/root:/bin/bash\n' > "$d/etc/passwd"
+    printf 'qemu:x:107:\nroot:x:0:\n' > "$d/etc/group"
+  fi
   rm -f "$d/etc/shadow" "$d/etc/gshadow" "$d"/etc/passwd- "$d"/etc/group- "$d"/etc/shadow- "$d"/etc/gshadow-
   if [[ "$kind" == launcher ]]; then
     # Relative, as upstream: virt-handler reads the launcher's sockets through
@@ -242,7 +251,8 @@ launcher_files() {
   local d="$1"
   # As cmd/virt-launcher/BUILD.bazel lays them out.
   install -m 0755 "$src/cmd/virt-launcher/node-labeller/node-labeller.sh" "$d/usr/bin/node-labeller.sh"
-  install -d "$d/etc/libvirt/hooks"
+  # virt-launcher (uid 107) replaces the hook when it starts: the directory is 107's, as upstream's layer makes it.
+  install -d -o 107 -g 107 "$d/etc/libvirt/hooks"
   install -m 0644 "$src/cmd/virt-launcher/qemu.conf" "$src/cmd/virt-launcher/virtqemud.conf" "$d/etc/libvirt/"
   install -m 0644 "$src/cmd/virt-launcher/nsswitch.conf" "$d/etc/nsswitch.conf"
   install -m 0755 -o 107 -g 107 "$src/cmd/virt-launcher/qemu" "$d/etc/libvirt/hooks/qemu"

@@ -7,6 +7,7 @@ import (
 	_ "kubevirt.io/kubevirt/cmd/virt-api"
 	_ "kubevirt.io/kubevirt/cmd/virt-chroot"
 	_ "kubevirt.io/kubevirt/cmd/virt-controller"
+	_ "kubevirt.io/kubevirt/cmd/virt-exportproxy"
 	_ "kubevirt.io/kubevirt/cmd/virt-freezer"
 	_ "kubevirt.io/kubevirt/cmd/virt-handler"
 	_ "kubevirt.io/kubevirt/cmd/virt-launcher"

@@ -16,7 +16,7 @@ pids_of_node() {
     p="${p#/proc/}"
     comm="$(cat "/proc/$p/comm" 2>/dev/null)" || continue
     case "$comm" in
-      kubelet|kube-proxy|containerd|containerd-shim*) ;;
+      kubelet|kube-proxy|containerd|containerd-shim*|unshare) ;;
       *) continue ;;
     esac
     tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -qF "$VGNODE_ROOT/" && echo "$p"

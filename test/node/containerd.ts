@@ -28,7 +28,17 @@ export async function startContainerd(sandboxImage: string): Promise<Containerd>
   const config = path.join(NODE_LAYOUT.root, 'containerd.toml');
   await writeFile(config, containerdConfig(root, socket, cniConfDir, sandboxImage));
 
-  const process = new ManagedProcess('containerd', NODE_LAYOUT.root, 'containerd', () => ['--config', config]);
+  // containerd runs as PID 1 of its own PID namespace, with its own /proc, and so do the pods
+  // that ask for the host's (hostPID): KubeVirt's virt-handler enters `/proc/1/ns/mnt`
+  // (virt-chroot), which this machine's own PID 1 refuses even to root. The new /proc needs a
+  // mount namespace of its own: a slave of the host's (the kubelet's volume mounts reach the
+  // containers) and shared within (containerd requires shared mounts for Bidirectional
+  // propagation), so nothing mounted in it reaches the host. --kill-child: stopping it stops every
+  // container, as a node's reboot would.
+  const inNamespace = 'mount --make-rslave / && mount --make-rshared / && mount -t proc proc /proc && exec containerd --config "$0"';
+  const process = new ManagedProcess('containerd', NODE_LAYOUT.root, 'unshare', () => [
+    '--pid', '--fork', '--kill-child', '--mount', '--propagation', 'unchanged', 'sh', '-c', inNamespace, config,
+  ]);
   await process.start();
   const ctr = async (args: string[]): Promise<string> =>
     (await execa('ctr', ['--address', socket, '--namespace', 'k8s.io', ...args], { timeout: 300_000 })).stdout;

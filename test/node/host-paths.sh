@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The host paths KubeVirt hard-codes, for the real node (called by real-node.ts before the
 # kubelet starts; the variables come from layout.ts). Each path in VGNODE_HOST_PATHS becomes a
-# bind mount of a directory under the node's root, made rshared: the kubelet refuses
-# Bidirectional propagation (virt-handler's /run/kubevirt) from a mount that is not shared, and
-# this machine's / is private. A marker file says the mount is the node's, so cleanup.sh
-# removes only what this script made.
+# bind mount of a directory under the node's root, made rshared: containerd's mount namespace
+# (containerd.ts) is a slave of the host's, so what the kubelet mounts under these paths reaches
+# the containers. A marker file says the mount is the node's, so cleanup.sh removes only what
+# this script made.
 set -euo pipefail
 : "${VGNODE_ROOT:?}" "${VGNODE_HOST_PATHS:?}"
 

@@ -95,6 +95,10 @@ beforeAll(async () => {
   figures.virtgateInstallToReadyMs = Date.now() - t0;
 
   const t1 = Date.now();
+  // virt-operator requires a control-plane node (its Deployment's required node affinity); the one
+  // node is both, as in a single-node kubeadm cluster. An admin's label: NodeRestriction keeps the
+  // kubelet from setting it.
+  await run(['label', 'node', node.nodeName, 'node-role.kubernetes.io/control-plane=', '--overwrite']);
   await createFromText(run, await renderOperatorManifest(kubevirt.binDir, kubevirt.manifestsDir, KUBEVIRT_NAMESPACE));
   await run(['-n', KUBEVIRT_NAMESPACE, 'rollout', 'status', 'deployment/virt-operator', '--timeout=240s']);
   await custom.createNamespacedCustomObject({ ...KUBEVIRT_CR, body: kubevirtCr({ useEmulation: true, workloadsNodeSelector: READY }) });
