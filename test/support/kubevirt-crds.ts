@@ -26,13 +26,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { CoreV1Api, type KubeConfig, loadAllYaml } from '@kubernetes/client-node';
-import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { ensureNamespace } from '../controlplane/identities.ts';
+import { KUBEVIRT_VERSION, locateKubevirt } from '../kubevirt/binaries.ts';
 import { waitFor } from './wait.ts';
 
 const run = promisify(execFile);
 
-export const KUBEVIRT_VERSION = 'v1.9.0';
+export { KUBEVIRT_VERSION };
 /**
  * CDI's release: KubeVirt 1.9 pairs with CDI 1.66 (data/versions.yaml), but the Go module proxy
  * answers 403 "not available" for kubevirt.io/containerized-data-importer@v1.66.0; v1.65.0 (what
@@ -43,29 +43,8 @@ const CDI_MODULE = 'kubevirt.io/containerized-data-importer';
 
 export type KubeVirtCrdName = 'kubevirts.kubevirt.io' | 'virtualmachineinstances.kubevirt.io' | 'cdis.cdi.kubevirt.io';
 
-const BUILD_SCRIPT = path.join(PACKAGE_ROOT, 'test/kubevirt/build.sh');
-
 function cacheRoot(env: NodeJS.ProcessEnv): string {
   return env.VIRTGATE_CACHE ?? path.join(os.homedir(), '.cache/virtgate');
-}
-
-/**
- * The KubeVirt bin directory, found as the build finds it: `build.sh --check` prints it on its
- * last stdout line, and fails, saying what is missing, when the build is not complete.
- */
-export async function locateKubeVirtBinaries(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  try {
-    const { stdout } = await run('bash', [BUILD_SCRIPT, '--check'], { encoding: 'utf8', env });
-    const bin = stdout.trim().split('\n').pop();
-    if (!bin) throw new Error('test/kubevirt/build.sh --check printed no bin directory');
-    return bin;
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? (error instanceof Error ? error.message : String(error));
-    throw new Error(
-      `KubeVirt ${KUBEVIRT_VERSION} is not built, so its CRDs cannot be generated for the tests.\n${stderr.trim()}\n` +
-        'Run: bash test/kubevirt/build.sh   (or bash .ci/run, which builds it and then runs every test)',
-    );
-  }
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -85,25 +64,25 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(partial, file);
 }
 
+/** KubeVirt's bin directory, as test/kubevirt/build.sh --check prints it (it fails, saying what to run, without a build). */
+async function kubevirtBin(): Promise<string> {
+  return (await locateKubevirt()).binDir;
+}
+
 /** The file of one CRD in the cache; generated first when absent. */
-async function cached(name: KubeVirtCrdName, generate: () => Promise<string>, env: NodeJS.ProcessEnv): Promise<string> {
-  const bin = await locateKubeVirtBinaries(env);
+async function cached(name: KubeVirtCrdName, generate: () => Promise<string>): Promise<string> {
+  const bin = await kubevirtBin();
   const file = path.join(bin, '..', 'crds', `${name}.yaml`);
   if (!(await exists(file))) await writeAtomically(file, await generate());
   return file;
 }
 
 /** kubevirts.kubevirt.io, from `resource-generator --type=kv`. */
-export async function kubevirtCrdFile(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return cached(
-    'kubevirts.kubevirt.io',
-    async () => {
-      const bin = await locateKubeVirtBinaries(env);
-      const { stdout } = await run(path.join(bin, 'resource-generator'), ['--type=kv'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-      return stdout;
-    },
-    env,
-  );
+export async function kubevirtCrdFile(): Promise<string> {
+  return cached('kubevirts.kubevirt.io', async () => {
+    const { stdout } = await run(path.join(await kubevirtBin(), 'resource-generator'), ['--type=kv'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  });
 }
 
 /** The namespace virt-operator's install strategy is dumped into (it is deleted afterwards). */
@@ -115,12 +94,12 @@ const DUMP_NAMESPACE = 'virtgate-kubevirt-crds';
  * `virt-operator --dump-install-strategy` against it, reads the ConfigMap it creates
  * (gzip + base64 manifests), keeps the CRD and deletes the namespace it used.
  */
-export async function vmiCrdFile(kc: KubeConfig, kubeconfig: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return cached('virtualmachineinstances.kubevirt.io', () => dumpInstallStrategyCrd(kc, kubeconfig, 'virtualmachineinstances.kubevirt.io', env), env);
+export async function vmiCrdFile(kc: KubeConfig, kubeconfig: string): Promise<string> {
+  return cached('virtualmachineinstances.kubevirt.io', () => dumpInstallStrategyCrd(kc, kubeconfig, 'virtualmachineinstances.kubevirt.io'));
 }
 
-async function dumpInstallStrategyCrd(kc: KubeConfig, kubeconfig: string, name: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const bin = await locateKubeVirtBinaries(env);
+async function dumpInstallStrategyCrd(kc: KubeConfig, kubeconfig: string, name: string): Promise<string> {
+  const bin = await kubevirtBin();
   const core = kc.makeApiClient(CoreV1Api);
   await ensureNamespace(kc, DUMP_NAMESPACE);
   try {
@@ -131,8 +110,8 @@ async function dumpInstallStrategyCrd(kc: KubeConfig, kubeconfig: string, name: 
       encoding: 'utf8',
       timeout: 120_000,
       env: {
-        PATH: env.PATH ?? '/usr/bin:/bin',
-        HOME: env.HOME ?? os.tmpdir(),
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? os.tmpdir(),
         TARGET_DEPLOYMENT_CONFIG: JSON.stringify(config),
         VIRT_OPERATOR_IMAGE: `quay.io/kubevirt/virt-operator:${KUBEVIRT_VERSION}`,
         KUBEVIRT_VERSION,
@@ -160,15 +139,11 @@ function isCrdNamed(object: unknown, name: string): boolean {
 }
 
 /** cdis.cdi.kubevirt.io, from CDI's module source (downloaded into the Go module cache when missing). */
-export async function cdiCrdFile(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return cached(
-    'cdis.cdi.kubevirt.io',
-    async () => {
-      const source = path.join(await cdiModuleDir(env), 'pkg/operator/resources/crds_generated.go');
-      return cdiCrdFromGeneratedSource(await readFile(source, 'utf8'));
-    },
-    env,
-  );
+export async function cdiCrdFile(): Promise<string> {
+  return cached('cdis.cdi.kubevirt.io', async () => {
+    const source = path.join(await cdiModuleDir(process.env), 'pkg/operator/resources/crds_generated.go');
+    return cdiCrdFromGeneratedSource(await readFile(source, 'utf8'));
+  });
 }
 
 /**
