@@ -24,7 +24,7 @@ const INSTALL_HINT = {
   'cr-absent': "virt-operator deploys nothing until one exists: create it in virt-operator's namespace (the release's kubevirt-cr.yaml)",
 } as const;
 
-/** ` (Available=False, DeploymentInProgress: Deploying version …)`, or '' without the condition. */
+/** ` (Available=False, DeploymentInProgress: Deploying version …)`, or ` (no Available condition)`. */
 function availability(cr: KubeVirtCr): string {
   if (cr.available === null) return ' (no Available condition)';
   const reason = cr.availableReason === null ? '' : `, ${cr.availableReason}`;
