@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATE_CONFIG, type GateConfig } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
-import { healthyCluster, listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, listed, NOW, OPERATOR_STATUS, rawCdi, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
@@ -127,10 +127,71 @@ describe('gate: KubeVirt', () => {
     }
   });
 
-  it('warns while KubeVirt is Deploying or not Available', () => {
-    expect(check(run({ kubevirt: listed(rawKubeVirt({ phase: 'Deploying', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('warn');
-    expect(check(run({ kubevirt: listed(rawKubeVirt({ available: 'False', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('warn');
+  it('says what to install: virt-operator without its CRD, a KubeVirt object without one', () => {
+    expect(check(run({ kubevirt: { state: 'crd-absent' } }), 'kubevirt.deployed').message).toBe(
+      "KubeVirt is not installed: the API server does not serve kubevirt.io/v1 kubevirts (no KubeVirt CRD); install virt-operator (the release's kubevirt-operator.yaml), then create a KubeVirt object (kubevirt-cr.yaml)",
+    );
+    expect(check(run({ kubevirt: listed() }), 'kubevirt.deployed').message).toBe(
+      "KubeVirt is not installed: the KubeVirt CRD exists but there is no KubeVirt object; virt-operator deploys nothing until one exists: create it in virt-operator's namespace (the release's kubevirt-cr.yaml)",
+    );
+    expect(check(run({ kubevirt: listed() }), 'kubevirt.placement').message).toBe('KubeVirt is not installed: the KubeVirt CRD exists but there is no KubeVirt object: no placement to check');
+  });
+
+  it('is unknown (exit 3) while virt-operator has not finished: no status yet, or Deploying', () => {
+    const fresh = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady, status: {} })) });
+    expect(notPassing(fresh)).toEqual(['tuple.kubernetes-supported=unknown', 'tuple.cdi-paired=unknown', 'kubevirt.deployed=unknown']);
+    expect(check(fresh, 'kubevirt.deployed').message).toBe(
+      'KubeVirt kubevirt/kubevirt has no status yet: virt-operator has not acted on it; check that virt-operator is running (kubectl -n kubevirt get deployment virt-operator)',
+    );
+    expect(fresh).toMatchObject({ result: 'unknown', exitCode: 3 });
+
+    const deploying = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady, status: OPERATOR_STATUS.deploying })) });
+    expect(notPassing(deploying)).toEqual(['tuple.kubernetes-supported=unknown', 'tuple.cdi-paired=unknown', 'kubevirt.deployed=unknown']);
+    expect(check(deploying, 'kubevirt.deployed')).toEqual({
+      id: 'kubevirt.deployed',
+      status: 'unknown',
+      message:
+        "KubeVirt kubevirt/kubevirt is still Deploying v1.9.0 (Available=False, DeploymentInProgress: Deploying version v1.9.0 with registry quay.io/kubevirt): not ready yet; wait until virt-operator reports it Deployed and Available (kubectl -n kubevirt wait kubevirt/kubevirt --for=condition=Available --timeout=15m), else read virt-operator's log",
+      evidence: {
+        object: 'kubevirt/kubevirt',
+        phase: 'Deploying',
+        available: 'False',
+        availableReason: 'DeploymentInProgress',
+        progressing: 'True',
+        observedKubeVirtVersion: null,
+        targetKubeVirtVersion: 'v1.9.0',
+        objects: 1,
+      },
+    });
+    expect(check(deploying, 'tuple.kubernetes-supported').message).toBe('KubeVirt has not reported status.observedKubeVirtVersion yet: no KubeVirt version to check');
+    expect(deploying).toMatchObject({ result: 'unknown', exitCode: 3 });
+  });
+
+  it('warns during an update (old version until it completes) and after a failed deployment; fails while deleting', () => {
+    const updating = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady, status: OPERATOR_STATUS.updating })) });
+    expect(check(updating, 'kubevirt.deployed')).toMatchObject({
+      status: 'warn',
+      message: 'KubeVirt kubevirt/kubevirt is updating from v1.8.2 to v1.9.0 (Progressing=True); the version checks use v1.8.2 until the update completes',
+    });
+    // Kubernetes 1.36 is outside KubeVirt 1.8's window: the tuple is judged on what runs now.
+    expect(check(updating, 'tuple.kubernetes-supported').status).toBe('fail');
+    expect(updating.versions.kubevirt).toEqual({ state: 'known', version: 'v1.8.2', minor: '1.8' });
+
+    const failed = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady, status: OPERATOR_STATUS.failed })) });
+    expect(check(failed, 'kubevirt.deployed')).toMatchObject({
+      status: 'warn',
+      message:
+        "KubeVirt kubevirt/kubevirt is Deployed but not Available (Available=False, DeploymentFailed: An error occurred during deployment: timed out): some of its components are not ready; check kubectl -n kubevirt get pods and virt-operator's log",
+    });
+    expect(check(run({ kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady, status: OPERATOR_STATUS.deployed })) }), 'kubevirt.deployed')).toMatchObject({
+      status: 'pass',
+      message: 'KubeVirt kubevirt/kubevirt is Deployed and Available',
+    });
     expect(check(run({ kubevirt: listed(rawKubeVirt({ phase: 'Deleting', nodePlacement: placedOnReady })) }), 'kubevirt.deployed').status).toBe('fail');
+    expect(check(run({ kubevirt: listed(rawKubeVirt({ phase: 'Deployed', version: null, nodePlacement: placedOnReady })) }), 'kubevirt.deployed')).toMatchObject({
+      status: 'unknown',
+      message: expect.stringMatching(/^KubeVirt kubevirt\/kubevirt is Deployed but reports no status\.observedKubeVirtVersion/),
+    });
   });
 
   it('is unknown for the KubeVirt version before KubeVirt reports one', () => {
@@ -165,13 +226,30 @@ describe('gate: kubevirt.placement', () => {
   const reports = [rawReport('good-1'), rawReport('good-2'), rawReport('broken', { ready: false })];
 
   it('fails when the placement selects a failing node, naming it and the fix', () => {
-    const report = run({ nodes, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) });
+    const report = run({ nodes, nodeValidations: reports, kubevirt: listed(rawKubeVirt({ nodePlacement: { tolerations: [{ key: 'dedicated', operator: 'Exists' }] } })) });
     const placement = check(report, 'kubevirt.placement');
     expect(placement.status).toBe('fail');
     expect(placement.message).toBe(
       'KubeVirt\'s workloads placement selects every node and selects 1 node that is not ready: broken (not-ready); set spec.workloads.nodePlacement.nodeSelector to {"virtgate.io/ready": "true"} so that VMs land only on validated nodes',
     );
-    expect(placement.evidence).toMatchObject({ selected: 3, selectedReady: 2, selectedNotReady: ['broken (not-ready)'], recommendedNodeSelector: { 'virtgate.io/ready': 'true' } });
+    expect(placement.evidence).toMatchObject({ selected: 3, selectedReady: 2, selectedNotReady: ['broken (not-ready)'], recommendedNodeSelector: { 'virtgate.io/ready': 'true' }, nodePlacementSet: true });
+  });
+
+  it('says so when spec.workloads.nodePlacement is not set: fail with a node that is not ready, pass (with the advice) when all are ready', () => {
+    const unset = check(run({ nodes, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) }), 'kubevirt.placement');
+    expect(unset).toMatchObject({
+      status: 'fail',
+      message:
+        'spec.workloads.nodePlacement is not set, so KubeVirt uses every node without a taint it does not tolerate, 1 node not ready among them: broken (not-ready); set spec.workloads.nodePlacement.nodeSelector to {"virtgate.io/ready": "true"} so that VMs land only on validated nodes',
+      evidence: { selected: 3, nodePlacementSet: false },
+    });
+    const allReady = run({ kubevirt: listed(rawKubeVirt()) });
+    expect(check(allReady, 'kubevirt.placement')).toMatchObject({
+      status: 'pass',
+      message:
+        'spec.workloads.nodePlacement is not set, so KubeVirt uses every node without a taint it does not tolerate: 3 nodes, all ready now; set spec.workloads.nodePlacement.nodeSelector to {"virtgate.io/ready": "true"} to keep VMs off nodes that fail validation later',
+    });
+    expect(allReady).toMatchObject({ result: 'pass', exitCode: 0 });
   });
 
   it('recommends the configured prefix', () => {

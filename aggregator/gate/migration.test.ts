@@ -2,17 +2,43 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
-import { healthyCluster, listed, NOW, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { labelFeatures, offersUso } from './migration.ts';
+import { labelProfile, offersUso } from './migration.ts';
 import type { GateReport } from './types.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 
 const BASE = ['aes', 'avx', 'avx2', 'sse4_2'];
 const SUPERSET = [...BASE, 'amx_tile', 'avx512f'];
+
+/**
+ * Node labels as KubeVirt v1.9.0's node-labeller writes them on an Intel host (node_labeller.go
+ * prepareLabels; feature and model names as libvirt spells them): every value a string, "true"
+ * except the TSC timer labels. Abridged feature lists; the shape is the real one.
+ */
+const SKYLAKE_FEATURES = ['aes', 'avx', 'avx2', 'clflushopt', 'hypervisor', 'sse4.1', 'sse4.2', 'ss', 'vmx', 'xsaves'];
+const KNOWN_MODELS = ['Cascadelake-Server', 'Haswell', 'Penryn', 'Skylake-Client-IBRS'];
+function kubevirtLabels(hostModel: string, required: string[], features: string[], usable: string[]): Record<string, string> {
+  return {
+    'kubevirt.io/schedulable': 'true',
+    'cpu-vendor.node.kubevirt.io/Intel': 'true',
+    [`host-model-cpu.node.kubevirt.io/${hostModel}`]: 'true',
+    ...Object.fromEntries(required.map((f) => [`host-model-required-features.node.kubevirt.io/${f}`, 'true'])),
+    ...Object.fromEntries(features.map((f) => [`cpu-feature.node.kubevirt.io/${f}`, 'true'])),
+    ...Object.fromEntries(KNOWN_MODELS.map((m) => [`cpu-model-migration.node.kubevirt.io/${m}`, 'true'])),
+    ...Object.fromEntries(usable.map((m) => [`cpu-model.node.kubevirt.io/${m}`, 'true'])),
+    'cpu-timer.node.kubevirt.io/tsc-frequency': '2400000000',
+    'cpu-timer.node.kubevirt.io/tsc-scalable': 'false',
+    'machine-type.node.kubevirt.io/pc-q35-rhel9.6.0': 'true',
+    'hyperv.node.kubevirt.io/vpindex': 'true',
+  };
+}
+const skylake = (extra: string[] = []) => kubevirtLabels('Skylake-Client-IBRS', ['hypervisor', 'ss', 'vmx'], [...SKYLAKE_FEATURES, ...extra], ['Haswell', 'Penryn', 'Skylake-Client-IBRS']);
+const cascadelake = () =>
+  kubevirtLabels('Cascadelake-Server', ['hypervisor', 'ss', 'vmx'], [...SKYLAKE_FEATURES, 'avx512-vnni', 'avx512bw', 'avx512f', 'pku'], ['Cascadelake-Server', 'Haswell', 'Penryn', 'Skylake-Client-IBRS']);
 
 interface Spec {
   name: string;
@@ -45,12 +71,13 @@ function migration(snapshot: ClusterSnapshot): { report: GateReport; check: Gate
   return { report, check, targets: Object.fromEntries(report.readiness.nodes.map((node) => [node.name, node.migrationTargets])) };
 }
 
-const vmi = (name: string, nodeName: string, phase = 'Running', evictionStrategy: string | null = 'LiveMigrate') => ({
+/** A VMI as stored: spec.evictionStrategy (virt-api fills in the cluster's when the VMI has none), status.nodeName and phase, the LiveMigratable condition. */
+const vmi = (name: string, nodeName: string, phase = 'Running', evictionStrategy: string | null = 'LiveMigrate', liveMigratable = 'True') => ({
   apiVersion: 'kubevirt.io/v1',
   kind: 'VirtualMachineInstance',
   metadata: { name, namespace: 'vms' },
-  spec: evictionStrategy === null ? {} : { evictionStrategy },
-  status: { nodeName, phase },
+  spec: { domain: { devices: {} }, ...(evictionStrategy === null ? {} : { evictionStrategy }) },
+  status: { nodeName, phase, conditions: [{ type: 'Ready', status: 'True' }, { type: 'LiveMigratable', status: liveMigratable }] },
 });
 
 describe('nodes.migration-pairs: targets by vendor, features and the kernel USO offer', () => {
@@ -82,21 +109,43 @@ describe('nodes.migration-pairs: targets by vendor, features and the kernel USO 
   });
 
   it("KubeVirt's labels win over the reports when both nodes of a pair have them", () => {
-    const labels = (extra: string[] = []) =>
-      Object.fromEntries([...['sse4.1', 'avx2', ...extra].map((f) => [`cpu-feature.node.kubevirt.io/${f}`, 'true']), ['host-model-cpu.node.kubevirt.io/Skylake-Server-IBRS', 'true']]);
-    // The reports would say k2 lacks avx512f; the labels say k2 is a superset.
+    // The reports would say k2 lacks amx_tile and avx512f; the labels say k2 has all k1 needs.
     const { targets, check } = migration(
       cluster([
-        { name: 'k1', features: SUPERSET, labels: labels() },
-        { name: 'k2', features: BASE, labels: labels(['avx512-vnni']) },
+        { name: 'k1', features: SUPERSET, labels: skylake() },
+        { name: 'k2', features: BASE, labels: skylake(['avx512-vnni']) },
       ]),
     );
     expect(targets).toEqual({ k1: 1, k2: 0 });
     expect(check.message).toContain('k2 (intel): the nearest intel candidate k1 lacks avx512-vnni');
     expect(check.evidence).toMatchObject({ featureSources: { 'kubevirt-labels': 2 } });
-    // A different host model is a different CPU to KubeVirt.
-    const other = { ...labels(), 'host-model-cpu.node.kubevirt.io/Skylake-Server-IBRS': 'false', 'host-model-cpu.node.kubevirt.io/Icelake-Server': 'true' };
-    expect(migration(cluster([{ name: 'k1', labels: labels() }, { name: 'k3', labels: other }])).targets).toEqual({ k1: 0, k3: 0 });
+  });
+
+  it('a newer host model that still knows the source model takes its VMs, not the other way round (KubeVirt v1.9 node selectors + libvirt)', () => {
+    const { targets, check } = migration(cluster([{ name: 'sky-a', labels: skylake() }, { name: 'sky-b', labels: skylake() }, { name: 'cascade', labels: cascadelake() }]));
+    // Skylake VMs may go to the other Skylake node and to the Cascadelake node (it lists
+    // cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS and every Skylake feature).
+    expect(targets).toEqual({ 'sky-a': 2, 'sky-b': 2, cascade: 0 });
+    // The Skylake nodes know the Cascadelake-Server model (usable or not, libvirt lists it), and
+    // KubeVirt would schedule the target pod there; libvirt would then refuse the missing features.
+    expect(check.message).toContain('cascade (intel): the nearest intel candidate sky-a lacks avx512-vnni, avx512bw, avx512f, pku');
+  });
+
+  it("a target that does not know the source's host model is none, even with every feature", () => {
+    const older = skylake(['avx512f']);
+    delete older['cpu-model-migration.node.kubevirt.io/Skylake-Client-IBRS'];
+    const { targets, check } = migration(cluster([{ name: 'sky', labels: skylake() }, { name: 'no-sky-model', labels: older }]));
+    expect(targets).toEqual({ sky: 0, 'no-sky-model': 0 });
+    expect(check.message).toContain('sky (intel): the nearest intel candidate no-sky-model lacks CPU model Skylake-Client-IBRS');
+    expect(check.message).toContain('no-sky-model (intel): the nearest intel candidate sky lacks avx512f');
+  });
+
+  it("a host-model required feature the target lacks, or another CPU vendor label, rules the target out", () => {
+    const needsPcid = { ...skylake(), 'host-model-required-features.node.kubevirt.io/pcid': 'true' };
+    expect(migration(cluster([{ name: 'src', labels: needsPcid }, { name: 'dst', labels: skylake() }])).check.message).toContain('src (intel): the nearest intel candidate dst lacks pcid');
+    const hygonLabelled: Record<string, string> = { ...skylake(), 'cpu-vendor.node.kubevirt.io/Hygon': 'true' };
+    delete hygonLabelled['cpu-vendor.node.kubevirt.io/Intel'];
+    expect(migration(cluster([{ name: 'src', labels: skylake() }, { name: 'dst', labels: hygonLabelled }])).check.message).toContain('src (intel): the nearest intel candidate dst lacks CPU vendor Intel');
   });
 
   it('a node without cpuFeatures (an older agent) is compared by vendor and kernel only, and says so', () => {
@@ -121,23 +170,43 @@ describe('nodes.migration-pairs: targets by vendor, features and the kernel USO 
     expect(targets).toEqual({ a: 1, b: 1, down: null });
   });
 
-  it('counts running LiveMigrate VMIs on stranded nodes only: "draining X would stop N"', () => {
+  it('counts the running VMIs a drain must live-migrate, on stranded nodes only', () => {
     const vmis = listed(
       vmi('on-amd', 'amd-a'),
       vmi('on-amd-2', 'amd-a'),
       vmi('manual', 'amd-a', 'Running', 'None'),
       vmi('pending', 'amd-a', 'Scheduling'),
       vmi('default-strategy', 'amd-a', 'Running', null),
+      vmi('if-possible-migratable', 'amd-a', 'Running', 'LiveMigrateIfPossible', 'True'),
+      vmi('if-possible-not-migratable', 'amd-a', 'Running', 'LiveMigrateIfPossible', 'False'),
+      vmi('external', 'amd-a', 'Running', 'External'),
       vmi('on-intel', 'intel-a'),
     );
     const { check } = migration(cluster([{ name: 'intel-a' }, { name: 'intel-b' }, { name: 'amd-a', vendor: 'amd' }], vmis));
-    expect(check.message).toContain('amd-a (amd): no other ready amd node; draining amd-a would stop 2 running LiveMigrate VMs');
-    expect(check.message).toMatch(/2 running LiveMigrate VMs on them cannot move\.$/);
-    expect(check.evidence).toMatchObject({ vmis: { state: 'listed', liveMigrateOnStranded: 2 } });
-    // Without KubeVirt's CRD, the check works from the reports alone.
+    expect(check.message).toContain('amd-a (amd): no other ready amd node; a drain of amd-a would wait on 3 running VMs that must live-migrate (evictionStrategy LiveMigrate)');
+    expect(check.message).toMatch(/^1 ready node has no live-migration target \(its VMs cannot move when it is drained or upgraded\)/);
+    expect(check.message).toMatch(/3 running VMs on them must live-migrate on a drain and cannot\.$/);
+    expect(check.evidence).toMatchObject({ vmis: { state: 'listed', total: 9, liveMigrateOnStranded: 3 } });
+    // Without the CRD, the check works from the reports alone.
     const absent = migration(cluster([{ name: 'intel-a' }, { name: 'amd-a', vendor: 'amd' }], { state: 'crd-absent' })).check;
     expect(absent).toMatchObject({ status: 'warn', evidence: { vmis: { state: 'crd-absent' } } });
-    expect(absent.message).not.toMatch(/would stop/);
+    expect(absent.message).not.toMatch(/must live-migrate/);
+  });
+
+  it("a VMI without its own eviction strategy follows the KubeVirt CR's spec.configuration.evictionStrategy", () => {
+    const vmis = listed(vmi('default-strategy', 'amd-a', 'Running', null), vmi('manual', 'amd-a', 'Running', 'None'));
+    const nodes = [{ name: 'intel-a' }, { name: 'intel-b' }, { name: 'amd-a', vendor: 'amd' as const }];
+    const withDefault = (evictionStrategy?: string) =>
+      migration({ ...cluster(nodes, vmis), kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: { 'virtgate.io/ready': 'true' } }, ...(evictionStrategy ? { evictionStrategy } : {}) })) }).check;
+    expect(withDefault('LiveMigrate').evidence).toMatchObject({ vmis: { liveMigrateOnStranded: 1 } });
+    // KubeVirt's own default is None.
+    expect(withDefault().evidence).toMatchObject({ vmis: { liveMigrateOnStranded: 0 } });
+  });
+
+  it('reads the eviction strategy from spec, not from a status field KubeVirt does not have', () => {
+    const statusOnly = { ...vmi('status-only', 'amd-a', 'Running', null), status: { nodeName: 'amd-a', phase: 'Running', evictionStrategy: 'LiveMigrate' } };
+    const { check } = migration(cluster([{ name: 'intel-a' }, { name: 'intel-b' }, { name: 'amd-a', vendor: 'amd' }], listed(statusOnly)));
+    expect(check.evidence).toMatchObject({ vmis: { liveMigrateOnStranded: 0 } });
   });
 });
 
@@ -147,10 +216,24 @@ describe('migration helpers', () => {
       false, false, true, true, true, null, null,
     ]);
   });
-  it('labelFeatures: only true labels under KubeVirt prefixes; none → null', () => {
-    expect(labelFeatures({ 'cpu-feature.node.kubevirt.io/avx2': 'true', 'cpu-feature.node.kubevirt.io/mpx': 'false', 'host-model-cpu.node.kubevirt.io/EPYC': 'true', other: 'true' })).toEqual(
-      new Set(['avx2', 'host-model:EPYC']),
-    );
-    expect(labelFeatures({ 'kubernetes.io/os': 'linux' })).toBeNull();
+  it("labelProfile: a host model needs its model, required features, every CPU feature and its vendor; a node offers its known models, features and vendor", () => {
+    const profile = labelProfile({
+      'cpu-feature.node.kubevirt.io/avx2': 'true',
+      'cpu-feature.node.kubevirt.io/mpx': 'false',
+      'host-model-cpu.node.kubevirt.io/EPYC': 'true',
+      'host-model-required-features.node.kubevirt.io/x2apic': 'true',
+      'cpu-model-migration.node.kubevirt.io/EPYC': 'true',
+      'cpu-model-migration.node.kubevirt.io/Opteron_G3': 'true',
+      'cpu-model.node.kubevirt.io/EPYC': 'true',
+      'cpu-vendor.node.kubevirt.io/AMD': 'true',
+      'cpu-timer.node.kubevirt.io/tsc-frequency': '2994374000',
+      other: 'true',
+    });
+    expect(profile && { needs: [...profile.needs], offers: [...profile.offers] }).toEqual({
+      needs: ['avx2', 'CPU vendor AMD', 'CPU model EPYC', 'x2apic'],
+      offers: ['avx2', 'CPU model EPYC', 'CPU model Opteron_G3', 'CPU vendor AMD'],
+    });
+    // Without a host model (no KubeVirt, arm64, not labelled yet) the labels are no source.
+    expect(labelProfile({ 'kubernetes.io/os': 'linux', 'cpu-feature.node.kubevirt.io/avx2': 'true' })).toBeNull();
   });
 });

@@ -3,27 +3,48 @@ import type { AssessedNode, ClusterReadiness } from '../readiness/types.ts';
 
 /**
  * Live-migration targets, per ready node. KubeVirt's default CPU model is `host-model`: a VM
- * started on node A gets A's CPU features, so it can only move to a node of the same vendor that
- * has every one of them. The kernel's virtio-net USO offer (6.2 and later) must match as well:
- * QEMU refuses the device state of a USO host on a host without it (kubevirt/kubevirt#16386),
- * so a 6.8 node and a 5.14 node are not partners either way. Pure: no clock, no I/O.
+ * started on node A gets A's CPU, so it can only move to a node of the same vendor that can run
+ * that CPU. The kernel's virtio-net USO offer (6.2 and later) must match as well: QEMU refuses the
+ * device state of a USO host on a host without it (kubevirt/kubevirt#16386), so a 6.8 node and a
+ * 5.14 node are not partners either way. Pure: no clock, no I/O.
  *
- * Features come from KubeVirt's own node labels when both nodes of a pair have them (virt-handler
- * sets `cpu-feature.node.kubevirt.io/<f>` and `host-model-cpu.node.kubevirt.io/<model>`), else
- * from both nodes' NodeValidation reports (`status.cpuFeatures`). The two sources name features
- * differently (libvirt's `sse4.1` is cpuinfo's `sse4_1`), so a pair is only ever compared
- * within one source. A pair with no source in common (a report from an agent older than
- * `cpuFeatures`, no KubeVirt) is compared by vendor and kernel only: it counts as a target, and
- * as `unverified`, so an upgrade does not strand every node until the agents catch up.
+ * Features come from KubeVirt's own node labels when both nodes of a pair have them (see
+ * `labelProfile`), else from both nodes' NodeValidation reports (`status.cpuFeatures`, where a
+ * target needs a superset of the source's list). The two sources name features differently
+ * (libvirt's `sse4.1` is cpuinfo's `sse4_1`), so a pair is only ever compared within one source.
+ * A pair with no source in common (a report from an agent older than `cpuFeatures`, no KubeVirt)
+ * is compared by vendor and kernel only: it counts as a target, and as `unverified`, so an upgrade
+ * does not strand every node until the agents catch up.
  */
 
+/**
+ * The node labels virt-handler's node-labeller writes (KubeVirt v1.9.0,
+ * pkg/virt-handler/node-labeller/node_labeller.go), each with the value "true":
+ * - `cpu-feature.node.kubevirt.io/<f>`: every feature of the node's host-model CPU, expanded
+ *   (`virsh hypervisor-cpu-baseline --features`, policy `require`), libvirt's names;
+ * - `host-model-cpu.node.kubevirt.io/<model>`: the named model the host-model CPU is based on;
+ * - `host-model-required-features.node.kubevirt.io/<f>`: the features host-model adds to it;
+ * - `cpu-model-migration.node.kubevirt.io/<model>`: every model libvirt knows on the node, usable
+ *   or not (the models a host-model VM based on them may migrate to);
+ * - `cpu-vendor.node.kubevirt.io/<Vendor>`: libvirt's vendor name (`Intel`, `AMD`).
+ * None of them on arm64 (the labeller has no host model there).
+ */
 export const CPU_FEATURE_LABEL = 'cpu-feature.node.kubevirt.io/';
 export const HOST_MODEL_LABEL = 'host-model-cpu.node.kubevirt.io/';
+export const HOST_MODEL_REQUIRED_FEATURE_LABEL = 'host-model-required-features.node.kubevirt.io/';
+export const MIGRATION_CPU_MODEL_LABEL = 'cpu-model-migration.node.kubevirt.io/';
+export const CPU_VENDOR_LABEL = 'cpu-vendor.node.kubevirt.io/';
 
 /** Vendors whose CPUs can host each other's migrating VMs; "other" and unknown are never paired. */
 const KNOWN_VENDORS = new Set(['intel', 'amd', 'hygon', 'arm']);
 
 export type FeatureSource = 'kubevirt-labels' | 'report';
+
+/** What a node's VMs need of a target, and what the node offers as a target, in one feature source. */
+export interface FeatureProfile {
+  needs: ReadonlySet<string>;
+  offers: ReadonlySet<string>;
+}
 
 interface Profile {
   name: string;
@@ -31,8 +52,8 @@ interface Profile {
   /** null when the kernel is unknown. */
   usoOffer: boolean | null;
   kernel: string | null;
-  labels: ReadonlySet<string> | null;
-  report: ReadonlySet<string> | null;
+  labels: FeatureProfile | null;
+  report: FeatureProfile | null;
 }
 
 export interface NodeMigration {
@@ -69,20 +90,47 @@ export function offersUso(kernel: string | null): boolean | null {
   return major > 6 || (major === 6 && minor >= 2);
 }
 
-/** KubeVirt's CPU labels as one feature set (host models as `host-model:<name>`); null when virt-handler set none. */
-export function labelFeatures(labels: Readonly<Record<string, string>>): Set<string> | null {
-  const features = new Set<string>();
-  for (const [key, value] of Object.entries(labels)) {
+/**
+ * KubeVirt's CPU labels as a migration profile; null when virt-handler has not labelled the node
+ * with a host model (no KubeVirt, arm64, or not labelled yet). For a host-model VM, virt-controller
+ * (pkg/virt-controller/watch/migration/migration.go, v1.9.0) gives the target pod the node selectors
+ * `cpu-model-migration.node.kubevirt.io/<source host model>`, `cpu-feature.node.kubevirt.io/<f>`
+ * for each of the source's `host-model-required-features`, and the source's `cpu-vendor` label; and
+ * libvirt then refuses a target that lacks any feature of the source's CPU, so the source's whole
+ * `cpu-feature` set is needed too. A different host model is therefore a partner when it still knows
+ * the source's model (a Cascadelake node takes a Skylake node's VMs). Entries are feature names, and
+ * `CPU model <m>` / `CPU vendor <v>` (libvirt names have no spaces, so they cannot collide).
+ */
+export function labelProfile(labels: Readonly<Record<string, string>>): FeatureProfile | null {
+  const needs = new Set<string>();
+  const offers = new Set<string>();
+  let hostModel = false;
+  // Sorted, so that what a node lacks is listed in the same order whatever order the labels came in.
+  for (const [key, value] of Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (value !== 'true') continue;
-    if (key.startsWith(CPU_FEATURE_LABEL)) features.add(key.slice(CPU_FEATURE_LABEL.length));
-    else if (key.startsWith(HOST_MODEL_LABEL)) features.add(`host-model:${key.slice(HOST_MODEL_LABEL.length)}`);
+    if (key.startsWith(CPU_FEATURE_LABEL)) {
+      const feature = key.slice(CPU_FEATURE_LABEL.length);
+      needs.add(feature);
+      offers.add(feature);
+    } else if (key.startsWith(HOST_MODEL_REQUIRED_FEATURE_LABEL)) {
+      needs.add(key.slice(HOST_MODEL_REQUIRED_FEATURE_LABEL.length));
+    } else if (key.startsWith(HOST_MODEL_LABEL)) {
+      hostModel = true;
+      needs.add(`CPU model ${key.slice(HOST_MODEL_LABEL.length)}`);
+    } else if (key.startsWith(MIGRATION_CPU_MODEL_LABEL)) {
+      offers.add(`CPU model ${key.slice(MIGRATION_CPU_MODEL_LABEL.length)}`);
+    } else if (key.startsWith(CPU_VENDOR_LABEL)) {
+      const vendor = `CPU vendor ${key.slice(CPU_VENDOR_LABEL.length)}`;
+      needs.add(vendor);
+      offers.add(vendor);
+    }
   }
-  return features.size > 0 ? features : null;
+  return hostModel ? { needs, offers } : null;
 }
 
 interface FeatureSet {
-  set: ReadonlySet<string> | null;
-  /** Equal keys, equal sets: what groups nodes (order as written; an unsorted list only groups less). */
+  profile: FeatureProfile | null;
+  /** Equal keys, equal profiles: what groups nodes (order as written; an unsorted list only groups less). */
   key: string;
 }
 
@@ -93,11 +141,11 @@ interface FeatureSet {
 const fromReports = new WeakMap<readonly string[], FeatureSet>();
 const fromLabels = new WeakMap<Readonly<Record<string, string>>, FeatureSet>();
 
-function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, build: () => ReadonlySet<string> | null): FeatureSet {
+function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, build: () => FeatureProfile | null): FeatureSet {
   let entry = cache.get(source);
   if (!entry) {
-    const set = build();
-    entry = { set, key: set === null ? '-' : [...set].join(',') };
+    const profile = build();
+    entry = { profile, key: profile === null ? '-' : `${[...profile.needs].join(',')}>${[...profile.offers].join(',')}` };
     cache.set(source, entry);
   }
   return entry;
@@ -105,8 +153,12 @@ function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, buil
 
 function profileOf(item: AssessedNode): Profile & { key: string } {
   const features = item.report?.cpuFeatures ?? null;
-  const labels = cached(fromLabels, item.node.labels, () => labelFeatures(item.node.labels));
-  const report = features === null ? { set: null, key: '-' } : cached(fromReports, features, () => new Set(features));
+  const labels = cached(fromLabels, item.node.labels, () => labelProfile(item.node.labels));
+  // A report's list is both: a target needs a superset of the source's features.
+  const report = features === null ? { profile: null, key: '-' } : cached(fromReports, features, () => {
+    const set = new Set(features);
+    return { needs: set, offers: set };
+  });
   const vendor = item.readiness.cpuVendor;
   const usoOffer = offersUso(item.readiness.kernel);
   return {
@@ -114,8 +166,8 @@ function profileOf(item: AssessedNode): Profile & { key: string } {
     vendor,
     usoOffer,
     kernel: item.readiness.kernel,
-    labels: labels.set,
-    report: report.set,
+    labels: labels.profile,
+    report: report.profile,
     key: [vendor ?? '?', item.readiness.kernel ?? '?', labels.key, report.key].join('|'),
   };
 }
@@ -131,7 +183,7 @@ function missingOn(source: Profile, target: Profile): { missing: string[]; compa
   }
   const [from, to] = source.labels && target.labels ? [source.labels, target.labels] : source.report && target.report ? [source.report, target.report] : [null, null];
   if (from === null || to === null) return { missing, compared: false };
-  for (const feature of from) if (!to.has(feature)) missing.push(feature);
+  for (const need of from.needs) if (!to.offers.has(need)) missing.push(need);
   return { missing, compared: true };
 }
 

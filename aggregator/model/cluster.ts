@@ -51,13 +51,15 @@ export function modelOf(parsed: ParsedSnapshot): ClusterModel {
     else if (byName.has(node.name)) duplicates += 1;
     else byName.set(node.name, node);
   }
+  const kubevirt = summariseKubeVirt(safely(() => parsed.kubevirt, MISSING));
   return {
     serverGitVersion: safely(() => boundedString(parsed.serverGitVersion, 256), null),
     nodes: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     reports: [...parsed.reports],
-    kubevirt: summariseKubeVirt(safely(() => parsed.kubevirt, MISSING)),
+    kubevirt,
     cdi: summariseCdi(safely(() => parsed.cdi, MISSING)),
-    vmis: summariseVmis(safely(() => parsed.vmis, undefined)),
+    // A VMI without its own eviction strategy follows the KubeVirt CR's.
+    vmis: summariseVmis(safely(() => parsed.vmis, undefined), kubevirt.state === 'present' ? kubevirt.cr.evictionStrategy : null),
     ignoredNodes: { unnamed, duplicates },
   };
 }

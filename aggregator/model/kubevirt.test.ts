@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listed, rawKubeVirt } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { listed, OPERATOR_STATUS, rawKubeVirt } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
 import { summariseKubeVirt } from './kubevirt.ts';
 import { summariseCdi } from './cdi.ts';
 
@@ -10,8 +10,10 @@ describe('summariseKubeVirt', () => {
     expect(summariseKubeVirt({ state: 'unknown', reason: 'forbidden' })).toEqual({ state: 'unknown', reason: 'forbidden' });
   });
 
-  it('reads phase, version, Available, useEmulation and the workloads placement', () => {
-    const summary = summariseKubeVirt(listed(rawKubeVirt({ phase: 'Deploying', version: 'v1.8.1', available: 'False', useEmulation: true, nodePlacement: { nodeSelector: { a: 'b' } } })));
+  it('reads phase, version, Available, useEmulation, the eviction strategy and the workloads placement', () => {
+    const summary = summariseKubeVirt(
+      listed(rawKubeVirt({ phase: 'Deploying', version: 'v1.8.1', available: 'False', useEmulation: true, evictionStrategy: 'LiveMigrate', nodePlacement: { nodeSelector: { a: 'b' } } })),
+    );
     expect(summary).toEqual({
       state: 'present',
       count: 1,
@@ -20,11 +22,35 @@ describe('summariseKubeVirt', () => {
         name: 'kubevirt',
         phase: 'Deploying',
         observedKubeVirtVersion: 'v1.8.1',
+        targetKubeVirtVersion: null,
         available: 'False',
+        availableReason: 'AllComponentsReady',
+        availableMessage: null,
+        progressing: null,
         useEmulation: true,
+        evictionStrategy: 'LiveMigrate',
+        workloadsPlacementSet: true,
         workloadsPlacement: { state: 'valid', nodeSelector: { a: 'b' }, requiredTerms: null, tolerations: [] },
       },
     });
+  });
+
+  it("reads virt-operator's status as v1.9.0 writes it: nothing before it acts, then Deploying with a target version", () => {
+    const fresh = summariseKubeVirt(listed(rawKubeVirt({ status: {} })));
+    expect(fresh.state === 'present' && fresh.cr).toMatchObject({ phase: null, observedKubeVirtVersion: null, available: null, workloadsPlacementSet: false });
+    const deploying = summariseKubeVirt(listed(rawKubeVirt({ status: OPERATOR_STATUS.deploying })));
+    expect(deploying.state === 'present' && deploying.cr).toMatchObject({
+      phase: 'Deploying',
+      observedKubeVirtVersion: null,
+      targetKubeVirtVersion: 'v1.9.0',
+      available: 'False',
+      availableReason: 'DeploymentInProgress',
+      availableMessage: 'Deploying version v1.9.0 with registry quay.io/kubevirt',
+      progressing: 'True',
+    });
+    // An empty phase (virt-operator omits it) reads as none, not as an unknown phase "".
+    const empty = summariseKubeVirt(listed(rawKubeVirt({ status: { phase: '', observedKubeVirtVersion: '' } })));
+    expect(empty.state === 'present' && [empty.cr.phase, empty.cr.observedKubeVirtVersion]).toEqual([null, null]);
   });
 
   it('counts only a boolean true as useEmulation', () => {

@@ -2,17 +2,37 @@ import { parseWorkloadPlacement, type WorkloadPlacement } from './placement.ts';
 import type { CustomResourceObservation } from './snapshot.ts';
 import { boundedString, clip, isRecord, safely } from './untrusted.ts';
 
-/** The parts of the KubeVirt CR (kubevirt.io/v1) the gate reads. */
+/**
+ * The parts of the KubeVirt CR (kubevirt.io/v1) the gate reads. What virt-operator writes there
+ * (KubeVirt v1.9.0, pkg/virt-operator/kubevirt.go and util/client.go): no status at all until it
+ * first acts on the CR; then phase `Deploying` with Available=False (reason DeploymentInProgress),
+ * Progressing=True and `targetKubeVirtVersion`; once every component is ready, phase `Deployed`,
+ * Available=True (AllComponentsReady) and `observedKubeVirtVersion`, in the same update. The phase
+ * stays `Deployed` through later updates: an upgrade shows as Available=True with Progressing=True
+ * (UpdateInProgress), the old `observedKubeVirtVersion` and the new `targetKubeVirtVersion`; a failed
+ * deployment as Available=False with reason DeploymentFailed.
+ */
 export interface KubeVirtCr {
   namespace: string | null;
   name: string | null;
-  /** Deploying | Deployed | Deleting | Deleted, as written. */
+  /** Deploying | Deployed | Deleting | Deleted, as written; null before virt-operator acts on the CR. */
   phase: string | null;
   observedKubeVirtVersion: string | null;
+  /** The version virt-operator is deploying (status.targetKubeVirtVersion). */
+  targetKubeVirtVersion: string | null;
   /** status of the `Available` condition ("True" | "False" | "Unknown"), null when absent. */
   available: string | null;
+  /** The `Available` condition's reason and message, clipped; null when absent. */
+  availableReason: string | null;
+  availableMessage: string | null;
+  /** status of the `Progressing` condition, null when absent. */
+  progressing: string | null;
   /** spec.configuration.developerConfiguration.useEmulation; only a boolean true counts. */
   useEmulation: boolean;
+  /** spec.configuration.evictionStrategy: the default of VMIs that set none; null when not set (KubeVirt's default is None). */
+  evictionStrategy: string | null;
+  /** Whether spec.workloads.nodePlacement is set at all (unset: KubeVirt uses every node). */
+  workloadsPlacementSet: boolean;
   workloadsPlacement: WorkloadPlacement;
 }
 
@@ -45,8 +65,14 @@ export function narrowKubeVirt(raw: unknown): KubeVirtCr {
     name: null,
     phase: null,
     observedKubeVirtVersion: null,
+    targetKubeVirtVersion: null,
     available: null,
+    availableReason: null,
+    availableMessage: null,
+    progressing: null,
     useEmulation: false,
+    evictionStrategy: null,
+    workloadsPlacementSet: false,
     workloadsPlacement: { state: 'invalid', reason: 'unreadable object' },
   });
 }
@@ -59,13 +85,21 @@ function narrow(raw: unknown): KubeVirtCr {
   const configuration = isRecord(spec.configuration) ? spec.configuration : {};
   const developer = isRecord(configuration.developerConfiguration) ? configuration.developerConfiguration : {};
   const workloads = isRecord(spec.workloads) ? spec.workloads : {};
+  const available = condition(status.conditions, 'Available');
   return {
     namespace: boundedString(metadata.namespace, 253),
     name: boundedString(metadata.name, 253),
-    phase: boundedString(status.phase, 64),
-    observedKubeVirtVersion: boundedString(status.observedKubeVirtVersion, 256),
-    available: conditionStatus(status.conditions, 'Available'),
+    // virt-operator omits an empty phase; an empty string reads as none.
+    phase: boundedString(status.phase, 64) || null,
+    observedKubeVirtVersion: boundedString(status.observedKubeVirtVersion, 256) || null,
+    targetKubeVirtVersion: boundedString(status.targetKubeVirtVersion, 256) || null,
+    available: available?.status ?? null,
+    availableReason: available?.reason ?? null,
+    availableMessage: available?.message ?? null,
+    progressing: conditionStatus(status.conditions, 'Progressing'),
     useEmulation: developer.useEmulation === true,
+    evictionStrategy: boundedString(configuration.evictionStrategy, 32),
+    workloadsPlacementSet: workloads.nodePlacement !== undefined && workloads.nodePlacement !== null,
     workloadsPlacement: spec.workloads !== undefined && !isRecord(spec.workloads)
       ? { state: 'invalid', reason: 'spec.workloads is not an object' }
       : parseWorkloadPlacement(workloads.nodePlacement),
@@ -74,9 +108,16 @@ function narrow(raw: unknown): KubeVirtCr {
 
 /** The status of the first condition of a type, as written; null when there is none. */
 export function conditionStatus(conditions: unknown, type: string): string | null {
+  return condition(conditions, type)?.status ?? null;
+}
+
+/** The first condition of a type: its status as written, its reason and message clipped; null when there is none. */
+function condition(conditions: unknown, type: string): { status: string | null; reason: string | null; message: string | null } | null {
   if (!Array.isArray(conditions)) return null;
-  const condition = conditions.slice(0, 100).find((entry) => isRecord(entry) && entry.type === type);
-  return isRecord(condition) ? boundedString(condition.status, 16) : null;
+  const found = conditions.slice(0, 100).find((entry) => isRecord(entry) && entry.type === type);
+  if (!isRecord(found)) return null;
+  const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? clip(value, max) : null);
+  return { status: boundedString(found.status, 16), reason: text(found.reason, 64), message: text(found.message, 200) };
 }
 
 const PHASE_RANK: Record<string, number> = { Deployed: 0, Deploying: 1, Deleting: 3, Deleted: 4 };

@@ -1,4 +1,4 @@
-import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { retryApiCall } from '../../core/kube/retry.ts';
@@ -6,11 +6,18 @@ import { parseNode } from '../model/node.ts';
 import { parseNodeValidation } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { projectVmi } from '../model/vmi.ts';
+import { crdObservation, projectCrd } from '../watch/project.ts';
 import { callOptions, CDI, type ClientOptions, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, VMIS } from '../watch/resources.ts';
 
 /** The cluster could not be read: `message` is one line saying what failed and what to do. */
 export class ClusterReadError extends Error {
   override name = 'ClusterReadError';
+  /** The HTTP status of the failed request; 0 when no answer came. */
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
 }
 
 export interface ListOnceOptions {
@@ -22,8 +29,8 @@ export interface ListOnceOptions {
 
 /**
  * One consistent-enough read of everything the gate needs, for `virtgate gate`: GET /version and
- * one LIST per resource, no watch. KubeVirt and CDI are listed directly: a 404 means their CRD
- * is not installed. A missing NodeValidation CRD reads as "no reports" (the gate then says no
+ * one LIST per resource, no watch. KubeVirt and CDI are listed directly: a 404 means they are not
+ * served, and their CRD then says whether it is absent or not serving yet. A missing NodeValidation CRD reads as "no reports" (the gate then says no
  * node has a report). Nodes and NodeValidations are narrowed page by page as they arrive, as the
  * aggregator's informers do, so whole objects never pile up.
  */
@@ -62,7 +69,29 @@ async function observe(
     const { items } = await attempt(`list ${resource.plural}.${resource.group}`, () => listAll(customResourceClient(kc, resource, clientOptions).list, pageSize, project));
     return { state: 'listed', items };
   } catch (error) {
-    if (error instanceof NotServed) return { state: 'crd-absent' };
+    if (error instanceof NotServed) return notServed(kc, resource, clientOptions, attempt);
+    throw error;
+  }
+}
+
+/**
+ * The LIST answered 404: the resource is not served. Its CRD says why, as the aggregator's watch
+ * would: not installed, or installed but not (yet) serving the version virtgate reads. A user who
+ * may not read CRDs gets "not installed", which is what the 404 says.
+ */
+async function notServed(
+  kc: KubeConfig,
+  resource: CustomResource,
+  clientOptions: ClientOptions,
+  attempt: <T>(what: string, call: () => Promise<T>) => Promise<T>,
+): Promise<CustomResourceObservation> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  try {
+    const crd = await attempt(`read CRD ${resource.crd}`, () => api.readCustomResourceDefinition({ name: resource.crd }, callOptions(clientOptions)));
+    const info = projectCrd(crd);
+    return crdObservation(resource.crd, resource.group, resource.version, info) ?? { state: 'unknown', reason: `listing ${resource.plural}.${resource.group} answered 404 although its CRD is established and serves ${resource.version}` };
+  } catch (error) {
+    if (error instanceof NotServed || (error instanceof ClusterReadError && error.status === 403)) return { state: 'crd-absent' };
     throw error;
   }
 }
@@ -78,7 +107,7 @@ async function withRetries<T>(what: string, server: string, call: () => Promise<
   } catch (error) {
     const failure = apiFailure(error);
     if (failure.status === 404) throw new NotServed(what);
-    throw new ClusterReadError(explain(what, server, failure.status, failure.message));
+    throw new ClusterReadError(explain(what, server, failure.status, failure.message), failure.status);
   }
 }
 

@@ -4,7 +4,7 @@ import type { NodeModel } from '../model/node.ts';
 import type { ReportParse } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { keepNode, keepReport } from './keep.ts';
-import { type CrdInfo, projectCrd } from './project.ts';
+import { type CrdInfo, crdObservation, projectCrd } from './project.ts';
 import { Reflector, type ReflectorStatus, type ReflectorTiming } from './reflector.ts';
 import { projectVmi } from '../model/vmi.ts';
 import { CDI, type ClientOptions, crdClient, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, type ResourceClient, VMIS } from './resources.ts';
@@ -176,10 +176,8 @@ export class ClusterWatch {
   private observe(which: Optional): CustomResourceObservation {
     const resource = OPTIONAL[which];
     if (!this.crds[which].status().synced) return { state: 'unknown', reason: `not synced yet (watching CRD ${resource.crd})` };
-    const info = this.crd(which);
-    if (info === null) return { state: 'crd-absent' };
-    if (!info.served.includes(resource.version)) return { state: 'unknown', reason: `CRD ${resource.crd} does not serve ${resource.version}` };
-    if (!info.established) return { state: 'unknown', reason: `CRD ${resource.crd} is not established yet` };
+    const notListable = crdObservation(resource.crd, resource.group, resource.version, this.crd(which));
+    if (notListable !== null) return notListable;
     const objects = this.objects[which];
     if (!objects || !objects.status().synced) return { state: 'unknown', reason: `not synced yet (listing ${resource.plural})` };
     return { state: 'listed', items: objects.items() };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { objectKey, projectCrd } from './project.ts';
+import { crdObservation, objectKey, projectCrd } from './project.ts';
 
 describe('projectCrd', () => {
   it('reads whether the CRD is established and which versions it serves', () => {
@@ -16,6 +16,22 @@ describe('projectCrd', () => {
   it('never throws', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom'); }, ownKeys: () => { throw new Error('boom'); } });
     expect(projectCrd(hostile)).toBeNull();
+  });
+});
+
+describe('crdObservation', () => {
+  it('tells an absent CRD, one that does not serve the version read, one not established, and one whose objects can be listed', () => {
+    const read = (info: Parameters<typeof crdObservation>[3]) => crdObservation('kubevirts.kubevirt.io', 'kubevirt.io', 'v1', info);
+    expect(read(null)).toEqual({ state: 'crd-absent' });
+    expect(read({ name: 'kubevirts.kubevirt.io', established: true, served: ['v1alpha3'] })).toEqual({
+      state: 'unknown',
+      reason: 'CRD kubevirts.kubevirt.io exists but does not serve kubevirt.io/v1 (it serves v1alpha3); virtgate reads kubevirt.io/v1',
+    });
+    expect(read({ name: 'kubevirts.kubevirt.io', established: false, served: ['v1', 'v1alpha3'] })).toEqual({
+      state: 'unknown',
+      reason: 'CRD kubevirts.kubevirt.io exists but is not established yet (the API server has not accepted it); see its status.conditions',
+    });
+    expect(read({ name: 'kubevirts.kubevirt.io', established: true, served: ['v1', 'v1alpha3'] })).toBeNull();
   });
 });
 

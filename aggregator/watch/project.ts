@@ -30,6 +30,21 @@ export function projectCrd(raw: unknown): CrdInfo | null {
   }
 }
 
+/**
+ * What a CRD's state means for reading its objects: absent (not installed), or why its objects
+ * cannot be listed although it exists; null when it is established and serves `version`, so they
+ * can. The aggregator's watch and `virtgate gate`'s one-shot read both say it this way.
+ */
+export function crdObservation(crd: string, group: string, version: string, info: CrdInfo | null): { state: 'crd-absent' } | { state: 'unknown'; reason: string } | null {
+  if (info === null) return { state: 'crd-absent' };
+  if (!info.served.includes(version)) {
+    const served = info.served.length > 0 ? `it serves ${info.served.slice(0, 5).join(', ')}` : 'it serves no version';
+    return { state: 'unknown', reason: `CRD ${crd} exists but does not serve ${group}/${version} (${served}); virtgate reads ${group}/${version}` };
+  }
+  if (!info.established) return { state: 'unknown', reason: `CRD ${crd} exists but is not established yet (the API server has not accepted it); see its status.conditions` };
+  return null;
+}
+
 /** `namespace/name` (or `name`); null for an object without a name, which cannot be tracked. */
 export function objectKey(raw: unknown): string | null {
   if (!isRecord(raw) || !isRecord(raw.metadata)) return null;

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
-import { CDI_CRD, createValidatedNode, KUBEVIRT_CRD } from '../support/aggregator-cluster.ts';
+import { createValidatedNode, installKubeVirtCrds } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { type Browser, launchChromium } from '../support/chromium.ts';
 import { installCrd } from '../support/crds.ts';
@@ -46,7 +46,8 @@ async function healthyStates(): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await installCrd(admin);
+  await installKubeVirtCrds(admin);
   // Heartbeats 20 min ahead keep these reports fresh for the whole file: a report goes stale 30 min
   // after its heartbeat and is ignored as invalid 30 min before it.
   const heartbeatAt = new Date(Date.now() + 20 * 60_000);

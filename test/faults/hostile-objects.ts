@@ -1,7 +1,9 @@
 /**
  * Objects an aggregator may meet in a real cluster that were not written by a well-behaved agent
  * or operator: everything the CRD schemas let through (fields they preserve unknown hold any type;
- * typed fields hold hostile text), and sizes near the API server's limits.
+ * typed fields hold hostile text), and sizes near the API server's limits. The KubeVirt and CDI
+ * objects live under KubeVirt's and CDI's own CRDs, which type every field: wrong types cannot get
+ * in (gate.fuzz.test.ts covers them), hostile text and huge lists can.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createNode, ensureNamespace } from '../controlplane/identities.ts';
@@ -101,15 +103,25 @@ export async function createHostileObjects(admin: KubeConfig): Promise<HostileNa
   });
 
   await ensureNamespace(admin, HOSTILE_NAMESPACE);
-  const kubevirt = (name: string, spec: Record<string, unknown>, status: Record<string, unknown>) =>
-    custom.createNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', namespace: HOSTILE_NAMESPACE, plural: 'kubevirts', body: { apiVersion: 'kubevirt.io/v1', kind: 'KubeVirt', metadata: { name }, spec, status } });
+  // KubeVirt's own CRD validates types and prunes unknown fields, and has a status subresource: the
+  // spec is created, then the status written through /status, as virt-operator would.
+  const kubevirt = async (name: string, spec: Record<string, unknown>, status: Record<string, unknown>) => {
+    const where = { group: 'kubevirt.io', version: 'v1', namespace: HOSTILE_NAMESPACE, plural: 'kubevirts' };
+    await custom.createNamespacedCustomObject({ ...where, body: { apiVersion: 'kubevirt.io/v1', kind: 'KubeVirt', metadata: { name }, spec } });
+    await custom.patchNamespacedCustomObjectStatus({ ...where, name, body: { status } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  };
   await kubevirt(
     'hostile-types',
     {
-      configuration: { developerConfiguration: { useEmulation: true, extra: junk(1000) } },
-      workloads: { nodePlacement: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: 'not-a-list' } } }, tolerations: [{ operator: XSS }] } },
+      configuration: { developerConfiguration: { useEmulation: true, extra: junk(1000) }, evictionStrategy: XSS },
+      workloads: {
+        nodePlacement: {
+          affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: XSS, operator: XSS, values: [XSS] }, { key: 'n', operator: 'Gt', values: ['not-a-number'] }] }] } } },
+          tolerations: [{ operator: XSS }],
+        },
+      },
     },
-    { phase: XSS, observedKubeVirtVersion: `v1.9.0-${'9'.repeat(5000)}`, conditions: [{ type: 'Available', status: 'True', reason: XSS, message: XSS, extra: junk(500) }] },
+    { phase: XSS, observedKubeVirtVersion: `v1.9.0-${'9'.repeat(5000)}`, targetKubeVirtVersion: XSS, conditions: [{ type: 'Available', status: 'True', reason: XSS, message: XSS, extra: junk(500) }, { type: 'Progressing', status: XSS }] },
   );
   await kubevirt(
     'hostile-huge',
@@ -122,13 +134,14 @@ export async function createHostileObjects(admin: KubeConfig): Promise<HostileNa
         },
       },
     },
-    { phase: 'Deployed', observedKubeVirtVersion: 'v1.9.0', conditions: Array.from({ length: 2000 }, (_, index) => ({ type: `T${index}`, status: 'Unknown' })) },
+    { phase: 'Deployed', observedKubeVirtVersion: 'v1.9.0', conditions: Array.from({ length: 2000 }, (_, index) => ({ type: `T${index}`, status: 'Unknown', message: 'm'.repeat(100) })) },
   );
+  // CDI's own CRD has no status subresource: the status goes with the create.
   await custom.createClusterCustomObject({
     group: 'cdi.kubevirt.io',
     version: 'v1beta1',
     plural: 'cdis',
-    body: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'CDI', metadata: { name: 'fault-hostile' }, spec: { infra: junk(5000) }, status: { phase: XSS, observedVersion: 'v1.66.0\u0000', conditions: [{ junk: junk(100) }] } },
+    body: { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'CDI', metadata: { name: 'fault-hostile' }, spec: { infra: junk(5000) }, status: { phase: XSS, observedVersion: 'v1.66.0\u0000', conditions: [{ type: XSS, status: XSS, junk: junk(100) }] } },
   });
   return {
     nodes: ['fault-hostile-labels', 'fault-hostile-types', 'fault-hostile-bare'],

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResponse } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import type { FakeNodeOptions } from '../controlplane/identities.ts';
-import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, type KubeVirtOptions, type ReportOptions, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, type KubeVirtOptions, type ReportOptions, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { check, type Harness, nodeNames, startAggregator } from '../support/aggregator-harness.ts';
 import { installCrd } from '../support/crds.ts';
 
@@ -96,8 +96,7 @@ describe('the aggregator against a real API server', () => {
     expect(check(before, 'kubevirt.deployed')).toMatchObject({ status: 'fail', evidence: { state: 'crd-absent' } });
     expect(before.aggregator.watches.map((watch) => watch.kind).sort()).toEqual(['crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'nodes', 'nodevalidations']);
 
-    await installCrd(admin, KUBEVIRT_CRD);
-    await installCrd(admin, CDI_CRD);
+    await installKubeVirtCrds(admin);
     await createKubeVirt(admin, { name: 'agg-late', ...KUBEVIRT_19 });
     await createCdi(admin, 'agg-late', 'v1.66.0');
     const after = await harness.waitForGate('KubeVirt and CDI to be seen', (report) => report.versions.kubevirt.state === 'known' && report.versions.cdi.state === 'known');
@@ -146,9 +145,9 @@ describe('the aggregator against a real API server', () => {
     });
     expect(notPassing(report)).toEqual({ 'kubevirt.placement': 'fail' });
     const placement = check(report, 'kubevirt.placement');
-    expect(placement.message).toContain('selects every node and selects 1 node that is not ready: agg-place-bad (not-ready)');
+    expect(placement.message).toContain('spec.workloads.nodePlacement is not set, so KubeVirt uses every node without a taint it does not tolerate, 1 node not ready among them: agg-place-bad (not-ready)');
     expect(placement.message).toContain('set spec.workloads.nodePlacement.nodeSelector to {"virtgate.io/ready": "true"}');
-    expect(placement.evidence).toMatchObject({ selected: 4, selectedReady: 3, selectedNotReady: ['agg-place-bad (not-ready)'] });
+    expect(placement.evidence).toMatchObject({ selected: 4, selectedReady: 3, selectedNotReady: ['agg-place-bad (not-ready)'], nodePlacementSet: false });
     expect(report.readiness.nodes[0]).toMatchObject({ name: 'agg-place-bad', state: 'not-ready', tier: 'none' });
   });
 

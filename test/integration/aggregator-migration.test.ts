@@ -7,7 +7,7 @@
 import { ApiextensionsV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useControlPlane } from '../controlplane/client.ts';
-import { createValidatedNode, createVmi, KUBEVIRT_CRD, removeOptionalCrds, resetCluster, VMI_CRD } from '../support/aggregator-cluster.ts';
+import { createKubeVirt, createValidatedNode, createVmi, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { check, type Harness, startAggregator } from '../support/aggregator-harness.ts';
 import { installCrd } from '../support/crds.ts';
 
@@ -66,20 +66,25 @@ describe('nodes.migration-pairs in a real control plane', () => {
     });
   });
 
-  it("with KubeVirt's CRDs, counts the running LiveMigrate VMI on the AMD node and no other", async () => {
-    await installCrd(admin, KUBEVIRT_CRD);
-    await installCrd(admin, VMI_CRD);
+  it("with KubeVirt's CRDs, counts the running VMIs a drain of the AMD node must live-migrate, and no other", async () => {
+    await installKubeVirtCrds(admin, { cdi: false, vmis: { kubeconfig: cp.adminKubeconfig } });
+    // The cluster-wide default for VMIs that set none (virt-api would write it into their spec on create).
+    await createKubeVirt(admin, { name: 'agg-mig', version: 'v1.9.0', nodePlacement: { nodeSelector: READY }, evictionStrategy: 'LiveMigrate' });
     await createVmi(admin, { name: 'web-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-amd' });
     await createVmi(admin, { name: 'batch-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-amd', evictionStrategy: 'None' });
+    await createVmi(admin, { name: 'cache-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-amd', evictionStrategy: 'LiveMigrateIfPossible', liveMigratable: 'True' });
+    await createVmi(admin, { name: 'scratch-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-amd', evictionStrategy: 'LiveMigrateIfPossible', liveMigratable: 'False' });
+    await createVmi(admin, { name: 'legacy-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-amd', evictionStrategy: null });
     await createVmi(admin, { name: 'db-1', namespace: 'agg-mig-vms', nodeName: 'agg-mig-intel-1' });
     const report = await harness.waitForGate('the VMIs to be counted', (gate) => {
       const vmis = check(gate, 'nodes.migration-pairs').evidence.vmis as { state?: string; total?: number } | undefined;
-      return vmis?.state === 'listed' && vmis.total === 3;
+      return vmis?.state === 'listed' && vmis.total === 6 && gate.versions.kubevirt.state === 'known';
     });
     const migration = check(report, 'nodes.migration-pairs');
-    expect(migration.evidence).toMatchObject({ strandedNodes: 2, vmis: { state: 'listed', total: 3, liveMigrateOnStranded: 1 } });
-    expect(migration.message).toContain('agg-mig-amd (amd): no other ready amd node; draining agg-mig-amd would stop 1 running LiveMigrate VM');
-    expect(migration.message).toMatch(/1 running LiveMigrate VM on them cannot move\.$/);
+    // web-1 (LiveMigrate), cache-1 (LiveMigrateIfPossible, migratable), legacy-1 (the cluster's LiveMigrate).
+    expect(migration.evidence).toMatchObject({ strandedNodes: 2, vmis: { state: 'listed', total: 6, liveMigrateOnStranded: 3 } });
+    expect(migration.message).toContain('agg-mig-amd (amd): no other ready amd node; a drain of agg-mig-amd would wait on 3 running VMs that must live-migrate (evictionStrategy LiveMigrate)');
+    expect(migration.message).toMatch(/3 running VMs on them must live-migrate on a drain and cannot\.$/);
     expect(report.aggregator.watches.map((watch) => watch.kind)).toContain('virtualmachineinstances');
     // Deleting the VMI CRD stops the watch; the check goes back to the reports alone.
     await admin.makeApiClient(ApiextensionsV1Api).deleteCustomResourceDefinition({ name: 'virtualmachineinstances.kubevirt.io' });

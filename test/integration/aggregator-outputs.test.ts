@@ -10,7 +10,7 @@ import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponse
 import { useControlPlane } from '../controlplane/client.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { runCli } from '../hosts/run-cli.ts';
-import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, closedPort, seriesValue, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { waitFor } from '../support/wait.ts';
@@ -26,7 +26,8 @@ const secondsAgo = (seconds: number, from = new Date()) => new Date(from.getTime
 
 beforeAll(async () => {
   admin = cp.adminConfig();
-  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await installCrd(admin);
+  await installKubeVirtCrds(admin);
   await resetCluster(admin);
   // Two ready nodes, one failing, one whose agent went quiet two hours ago; VMs only on ready=true.
   await createValidatedNode(admin, 'agg-out-ready-1', { node: { labels: READY }, report: { heartbeatAt: secondsAgo(60) } });

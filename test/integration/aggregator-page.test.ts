@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
-import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { type Harness, startAggregator } from '../support/aggregator-harness.ts';
 import { closedPort } from '../support/aggregator-process.ts';
 import { type Browser, launchChromium } from '../support/chromium.ts';
@@ -37,7 +37,8 @@ beforeAll(async () => {
   // First, so that a missing Chromium fails the file with its own message.
   browser = await launchChromium();
   const admin = cp.adminConfig();
-  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await installCrd(admin);
+  await installKubeVirtCrds(admin);
   await resetCluster(admin);
   const now = new Date();
   const heartbeatAt = new Date(now.getTime() - 60_000);

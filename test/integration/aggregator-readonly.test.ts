@@ -9,7 +9,7 @@ import { type AuditEvent, WRITE_VERBS } from '../controlplane/audit.ts';
 import { useControlPlane } from '../controlplane/client.ts';
 import { podBoundIdentity, type PodIdentity } from '../controlplane/identities.ts';
 import { runCli } from '../hosts/run-cli.ts';
-import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { statusOf, waitFor } from '../support/wait.ts';
@@ -44,7 +44,8 @@ async function ignoreConflict(create: () => Promise<unknown>): Promise<void> {
 
 beforeAll(async () => {
   admin = cp.adminConfig();
-  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await installCrd(admin);
+  await installKubeVirtCrds(admin);
   await resetCluster(admin);
   await createValidatedNode(admin, 'agg-ro-1', { node: { labels: READY }, report: { heartbeatAt } });
   await createValidatedNode(admin, 'agg-ro-2', { node: { labels: READY }, report: { heartbeatAt } });

@@ -6,7 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useControlPlane } from '../controlplane/client.ts';
-import { CDI_CRD, createCdi, createKubeVirt, createValidatedNode, KUBEVIRT_CRD, resetCluster, updateReport } from '../support/aggregator-cluster.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster, updateReport } from '../support/aggregator-cluster.ts';
 import { check, type Harness, nodeNames, startAggregator } from '../support/aggregator-harness.ts';
 import { installCrd } from '../support/crds.ts';
 import { waitFor } from '../support/wait.ts';
@@ -20,7 +20,8 @@ const LABELS = { 'virtgate.io/ready': 'true' };
 
 beforeAll(async () => {
   admin = cp.adminConfig();
-  for (const file of [undefined, KUBEVIRT_CRD, CDI_CRD]) await installCrd(admin, file);
+  await installCrd(admin);
+  await installKubeVirtCrds(admin);
   await resetCluster(admin);
   await createValidatedNode(admin, 'agg-restart-1', { node: { labels: LABELS }, report: { heartbeatAt } });
   await createValidatedNode(admin, 'agg-restart-2', { node: { labels: LABELS }, report: { heartbeatAt } });

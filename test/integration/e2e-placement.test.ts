@@ -57,7 +57,7 @@ import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../ho
 import { agentIdentity } from '../support/agent-identity.ts';
 import { allOrThrow } from '../support/all-or-throw.ts';
 import { type AgentProcess, startAgentProcess } from '../support/agent-process.ts';
-import { createKubeVirt, KUBEVIRT_CRD, resetCluster } from '../support/aggregator-cluster.ts';
+import { createKubeVirt, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
 import { installCrd } from '../support/crds.ts';
 import { mergeNodeValidationStatus } from '../support/node-validations.ts';
@@ -209,7 +209,7 @@ beforeAll(async () => {
   // Every node in the cluster is a candidate for the scheduler and part of the aggregator's report:
   // start from an empty cluster (test files run one at a time) so both see exactly these six.
   await installCrd(admin);
-  await installCrd(admin, KUBEVIRT_CRD);
+  await installKubeVirtCrds(admin, { cdi: false });
   await resetCluster(admin);
   await ensureNamespace(admin, NS);
 

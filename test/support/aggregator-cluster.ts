@@ -1,19 +1,26 @@
 /**
  * Cluster objects for the aggregator's integration tests: Nodes with their NodeValidation
- * reports (as an agent would write them), KubeVirt and CDI objects, and a reset to an empty
- * cluster so that each gate scenario sees exactly its own objects.
+ * reports (as an agent would write them), KubeVirt and CDI objects under KubeVirt's and CDI's own
+ * CRDs (./kubevirt-crds.ts), and a reset to an empty cluster so that each gate scenario sees
+ * exactly its own objects.
  */
-import path from 'node:path';
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createNode, ensureNamespace, type FakeNodeOptions } from '../controlplane/identities.ts';
+import { installCrd } from './crds.ts';
+import { cdiCrdFile, kubevirtCrdFile, vmiCrdFile } from './kubevirt-crds.ts';
 import { createNodeValidation, mergeNodeValidationStatus } from './node-validations.ts';
 import { statusOf, waitFor } from './wait.ts';
 
-export const KUBEVIRT_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/kubevirts.kubevirt.io.yaml');
-export const CDI_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/cdis.cdi.kubevirt.io.yaml');
-/** A minimal VirtualMachineInstance CRD (see the file): enough to create VMIs the aggregator counts. */
-export const VMI_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/virtualmachineinstances.kubevirt.io.yaml');
+/**
+ * Installs KubeVirt's KubeVirt CRD and CDI's CDI CRD (generated, see kubevirt-crds.ts); with
+ * `vmis`, KubeVirt's VirtualMachineInstance CRD too (its generation needs the API server once,
+ * through the kubeconfig file `vmis.kubeconfig`).
+ */
+export async function installKubeVirtCrds(kc: KubeConfig, options: { cdi?: boolean; vmis?: { kubeconfig: string } } = {}): Promise<void> {
+  await installCrd(kc, await kubevirtCrdFile());
+  if (options.cdi ?? true) await installCrd(kc, await cdiCrdFile());
+  if (options.vmis) await installCrd(kc, await vmiCrdFile(kc, options.vmis.kubeconfig));
+}
 
 export interface ReportOptions {
   /** The heartbeat time (the aggregator compares it with its own clock). */
@@ -81,31 +88,49 @@ export interface KubeVirtOptions {
   available?: 'True' | 'False';
   useEmulation?: boolean;
   nodePlacement?: Record<string, unknown>;
+  /** spec.configuration.evictionStrategy */
+  evictionStrategy?: string;
+  /** The whole status instead of the Deployed/Available one built from `phase`, `version`, `available`; null: none (virt-operator has not acted yet). */
+  status?: Record<string, unknown> | null;
 }
 
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/**
+ * A KubeVirt object, as a user creates it (spec), with the status virt-operator would write. The
+ * real CRD has a status subresource, so the status goes through `/status` in a second request,
+ * as virt-operator writes it.
+ */
 export async function createKubeVirt(kc: KubeConfig, options: KubeVirtOptions): Promise<void> {
   const namespace = options.namespace ?? 'kubevirt';
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const where = { group: 'kubevirt.io', version: 'v1', namespace, plural: 'kubevirts' };
   await ensureNamespace(kc, namespace);
-  await retrying(() => kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
-    group: 'kubevirt.io',
-    version: 'v1',
-    namespace,
-    plural: 'kubevirts',
+  await retrying(() => custom.createNamespacedCustomObject({
+    ...where,
     body: {
       apiVersion: 'kubevirt.io/v1',
       kind: 'KubeVirt',
       metadata: { name: options.name, namespace },
       spec: {
-        configuration: { developerConfiguration: { useEmulation: options.useEmulation ?? false } },
+        configuration: {
+          developerConfiguration: { useEmulation: options.useEmulation ?? false },
+          ...(options.evictionStrategy ? { evictionStrategy: options.evictionStrategy } : {}),
+        },
         workloads: options.nodePlacement === undefined ? {} : { nodePlacement: options.nodePlacement },
-      },
-      status: {
-        phase: options.phase ?? 'Deployed',
-        observedKubeVirtVersion: options.version,
-        conditions: [{ type: 'Available', status: options.available ?? 'True', reason: 'AllComponentsReady', message: 'All components are ready.' }],
       },
     },
   }));
+  const status = options.status === undefined
+    ? {
+        phase: options.phase ?? 'Deployed',
+        observedKubeVirtVersion: options.version,
+        targetKubeVirtVersion: options.version,
+        conditions: [{ type: 'Available', status: options.available ?? 'True', reason: 'AllComponentsReady', message: 'All components are ready.' }],
+      }
+    : options.status;
+  if (status === null) return;
+  await retrying(() => custom.patchNamespacedCustomObjectStatus({ ...where, name: options.name, body: { status } }, mergePatch));
 }
 
 export async function createCdi(kc: KubeConfig, name: string, version: string): Promise<void> {
@@ -187,12 +212,21 @@ export interface VmiOptions {
   namespace: string;
   nodeName: string;
   phase?: string;
-  evictionStrategy?: string;
+  /** spec.evictionStrategy; null: none (the cluster's applies). Default LiveMigrate. */
+  evictionStrategy?: string | null;
+  /** status of the LiveMigratable condition. Default True. */
+  liveMigratable?: 'True' | 'False';
 }
 
-/** A VirtualMachineInstance as virt-controller leaves a scheduled one (needs VMI_CRD installed). */
+/**
+ * A VirtualMachineInstance as it is stored once running: spec.evictionStrategy (virt-api's webhook
+ * fills in the cluster's when the VMI has none; omitted here when `evictionStrategy` is null),
+ * status.nodeName, status.phase and the LiveMigratable condition, as virt-controller and virt-handler
+ * leave them. Needs the VMI CRD (installKubeVirtCrds with `vmis`), which has no status subresource.
+ */
 export async function createVmi(kc: KubeConfig, options: VmiOptions): Promise<void> {
   await ensureNamespace(kc, options.namespace);
+  const strategy = options.evictionStrategy === undefined ? 'LiveMigrate' : options.evictionStrategy;
   await retrying(() => kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
     group: 'kubevirt.io',
     version: 'v1',
@@ -202,8 +236,12 @@ export async function createVmi(kc: KubeConfig, options: VmiOptions): Promise<vo
       apiVersion: 'kubevirt.io/v1',
       kind: 'VirtualMachineInstance',
       metadata: { name: options.name, namespace: options.namespace },
-      spec: { evictionStrategy: options.evictionStrategy ?? 'LiveMigrate', domain: { devices: {} } },
-      status: { nodeName: options.nodeName, phase: options.phase ?? 'Running', evictionStrategy: options.evictionStrategy ?? 'LiveMigrate' },
+      spec: { ...(strategy === null ? {} : { evictionStrategy: strategy }), domain: { devices: {} } },
+      status: {
+        nodeName: options.nodeName,
+        phase: options.phase ?? 'Running',
+        conditions: [{ type: 'LiveMigratable', status: options.liveMigratable ?? 'True' }],
+      },
     },
   }));
 }

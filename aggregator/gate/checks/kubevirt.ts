@@ -1,4 +1,4 @@
-import type { KubeVirtSummary } from '../../model/kubevirt.ts';
+import type { KubeVirtCr, KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
 import type { AssessedNode } from '../../readiness/types.ts';
 import { nameList, plural } from '../evidence.ts';
@@ -8,9 +8,9 @@ import type { GateCheck } from '../types.ts';
 export function kubevirtMissing(kubevirt: KubeVirtSummary): string | null {
   switch (kubevirt.state) {
     case 'crd-absent':
-      return 'KubeVirt is not installed (no kubevirt.io KubeVirt CRD)';
+      return 'KubeVirt is not installed: the API server does not serve kubevirt.io/v1 kubevirts (no KubeVirt CRD)';
     case 'cr-absent':
-      return 'KubeVirt is not installed (the CRD exists, but there is no KubeVirt object)';
+      return 'KubeVirt is not installed: the KubeVirt CRD exists but there is no KubeVirt object';
     case 'unknown':
       return `KubeVirt cannot be read: ${kubevirt.reason}`;
     case 'present':
@@ -18,39 +18,89 @@ export function kubevirtMissing(kubevirt: KubeVirtSummary): string | null {
   }
 }
 
+/** What to do when KubeVirt is not installed, per state. */
+const INSTALL_HINT = {
+  'crd-absent': 'install virt-operator (the release\'s kubevirt-operator.yaml), then create a KubeVirt object (kubevirt-cr.yaml)',
+  'cr-absent': "virt-operator deploys nothing until one exists: create it in virt-operator's namespace (the release's kubevirt-cr.yaml)",
+} as const;
+
+/** ` (Available=False, DeploymentInProgress: Deploying version …)`, or ` (no Available condition)`. */
+function availability(cr: KubeVirtCr): string {
+  if (cr.available === null) return ' (no Available condition)';
+  const reason = cr.availableReason === null ? '' : `, ${cr.availableReason}`;
+  const message = cr.availableMessage === null ? '' : `: ${cr.availableMessage}`;
+  return ` (Available=${clip(cr.available, 16)}${reason}${message})`;
+}
+
 /**
- * kubevirt.deployed: phase Deployed and Available=True → pass; Deployed without Available=True or
- * Deploying → warn; Deleting/Deleted, or no KubeVirt at all → fail; an unreadable or unknown
- * phase → unknown.
+ * kubevirt.deployed, from what virt-operator writes (model/kubevirt.ts):
+ * - no KubeVirt (no CRD, or no CR) → fail, saying what to install;
+ * - not ready yet: no phase (virt-operator has not acted on the CR), `Deploying`, or `Deployed`
+ *   without status.observedKubeVirtVersion → unknown: the gate cannot judge KubeVirt yet;
+ * - `Deployed` and Available=True → pass, unless an update is in progress (Progressing=True) → warn;
+ * - `Deployed` without Available=True (a failed or degraded deployment) → warn;
+ * - `Deleting` / `Deleted` → fail; any other phase → unknown.
  */
 export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): GateCheck<'kubevirt.deployed'> {
   const id = 'kubevirt.deployed';
   if (kubevirt.state === 'crd-absent' || kubevirt.state === 'cr-absent') {
-    return { id, status: 'fail', message: `${kubevirtMissing(kubevirt)}; install KubeVirt (virt-operator and a KubeVirt CR)`, evidence: { state: kubevirt.state } };
+    return { id, status: 'fail', message: `${kubevirtMissing(kubevirt)}; ${INSTALL_HINT[kubevirt.state]}`, evidence: { state: kubevirt.state } };
   }
-  if (kubevirt.state === 'unknown') return { id, status: 'unknown', message: kubevirtMissing(kubevirt) ?? '', evidence: { state: 'unknown' } };
+  if (kubevirt.state === 'unknown') return { id, status: 'unknown', message: kubevirtMissing(kubevirt) ?? '', evidence: { state: 'unknown', reason: clip(kubevirt.reason, 200) } };
   const { cr, count } = kubevirt;
-  const where = `${clip(cr.namespace ?? '?', 63)}/${clip(cr.name ?? '?', 63)}`;
+  const namespace = clip(cr.namespace ?? '?', 63);
+  const name = clip(cr.name ?? '?', 63);
+  const where = `${namespace}/${name}`;
+  const version = (value: string | null) => (value === null ? null : clip(value, 100));
   const evidence = {
     object: where,
-    phase: cr.phase,
+    phase: cr.phase === null ? null : clip(cr.phase, 64),
     available: cr.available,
-    observedKubeVirtVersion: cr.observedKubeVirtVersion === null ? null : clip(cr.observedKubeVirtVersion, 100),
+    availableReason: cr.availableReason,
+    progressing: cr.progressing,
+    observedKubeVirtVersion: version(cr.observedKubeVirtVersion),
+    targetKubeVirtVersion: version(cr.targetKubeVirtVersion),
     objects: count,
   };
   const extra = count > 1 ? ` (${count} KubeVirt objects exist; KubeVirt acts on one)` : '';
+  const wait = `wait until virt-operator reports it Deployed and Available (kubectl -n ${namespace} wait kubevirt/${name} --for=condition=Available --timeout=15m), else read virt-operator's log`;
+  const target = cr.targetKubeVirtVersion === null ? '' : ` ${version(cr.targetKubeVirtVersion)}`;
   switch (cr.phase) {
-    case 'Deployed':
-      return cr.available === 'True'
-        ? { id, status: 'pass', message: `KubeVirt ${where} is Deployed and Available${extra}`, evidence }
-        : { id, status: 'warn', message: `KubeVirt ${where} is Deployed but its Available condition is ${cr.available ?? 'missing'}${extra}`, evidence };
+    case null:
+      return {
+        id,
+        status: 'unknown',
+        message: `KubeVirt ${where} has no status yet: virt-operator has not acted on it; check that virt-operator is running (kubectl -n ${namespace} get deployment virt-operator)${extra}`,
+        evidence,
+      };
     case 'Deploying':
-      return { id, status: 'warn', message: `KubeVirt ${where} is still Deploying${extra}`, evidence };
+      return { id, status: 'unknown', message: `KubeVirt ${where} is still Deploying${target}${availability(cr)}: not ready yet; ${wait}${extra}`, evidence };
+    case 'Deployed':
+      if (cr.observedKubeVirtVersion === null) {
+        return { id, status: 'unknown', message: `KubeVirt ${where} is Deployed but reports no status.observedKubeVirtVersion: its version cannot be checked; ${wait}${extra}`, evidence };
+      }
+      if (cr.available !== 'True') {
+        return {
+          id,
+          status: 'warn',
+          message: `KubeVirt ${where} is Deployed but not Available${availability(cr)}: some of its components are not ready; check kubectl -n ${namespace} get pods and virt-operator's log${extra}`,
+          evidence,
+        };
+      }
+      if (cr.progressing === 'True') {
+        return {
+          id,
+          status: 'warn',
+          message: `KubeVirt ${where} is updating from ${version(cr.observedKubeVirtVersion)} to${target || ' a new version'} (Progressing=True); the version checks use ${version(cr.observedKubeVirtVersion)} until the update completes${extra}`,
+          evidence,
+        };
+      }
+      return { id, status: 'pass', message: `KubeVirt ${where} is Deployed and Available${extra}`, evidence };
     case 'Deleting':
     case 'Deleted':
-      return { id, status: 'fail', message: `KubeVirt ${where} is ${cr.phase}${extra}`, evidence };
+      return { id, status: 'fail', message: `KubeVirt ${where} is ${cr.phase}: virt-operator is removing KubeVirt, so VMs cannot run; create a KubeVirt object again if that was not intended${extra}`, evidence };
     default:
-      return { id, status: 'unknown', message: `KubeVirt ${where} has ${cr.phase === null ? 'no phase yet' : `an unknown phase "${clip(cr.phase, 40)}"`}${extra}`, evidence };
+      return { id, status: 'unknown', message: `KubeVirt ${where} has an unknown phase "${clip(cr.phase, 40)}"${extra}`, evidence };
   }
 }
 

@@ -62,14 +62,16 @@ export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.r
 /**
  * nodes.migration-pairs: every ready node has a live-migration target (gate/migration.ts) → pass;
  * otherwise warn, naming each stranded node and what it lacks a partner for, and — where
- * KubeVirt's VMIs are read — how many running LiveMigrate VMs a drain of it would stop.
+ * KubeVirt's VMIs are read — how many running VMs must live-migrate when it is drained
+ * (model/vmi.ts mustLiveMigrate): KubeVirt refuses their eviction until a migration moves them, so
+ * the drain cannot finish.
  */
 export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): GateCheck<'nodes.migration-pairs'> {
   const id = 'nodes.migration-pairs';
   const vmisOn = (name: string): number | null => (vmis.state === 'listed' ? (vmis.liveMigrateByNode.get(name) ?? 0) : null);
   const stranded = plan.stranded.map((node) => {
     const count = vmisOn(node.name);
-    const drain = count !== null && count > 0 ? `; draining ${node.name} would stop ${plural(count, 'running LiveMigrate VM')}` : '';
+    const drain = count !== null && count > 0 ? `; a drain of ${node.name} would wait on ${plural(count, 'running VM')} that must live-migrate (evictionStrategy LiveMigrate)` : '';
     return { node, count, line: `${node.name} (${node.vendor ?? 'unknown vendor'}): ${node.lacks}${drain}` };
   });
   const atRisk = stranded.reduce((sum, item) => sum + (item.count ?? 0), 0);
@@ -88,11 +90,11 @@ export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Gate
     const note = unverified > 0 ? `; CPU features unknown for some pairs of ${plural(unverified, 'node')}, compared by vendor and kernel only` : '';
     return { id, status: 'pass', message: `every ready node (${plan.nodes.length}) has a live-migration target (at least ${fewest})${note}`, evidence };
   }
-  const vmNote = vmis.state === 'listed' ? ` ${plural(atRisk, 'running LiveMigrate VM')} on them cannot move.` : '';
+  const vmNote = vmis.state === 'listed' ? ` ${plural(atRisk, 'running VM')} on them must live-migrate on a drain and cannot.` : '';
   return {
     id,
     status: 'warn',
-    message: `${plural(stranded.length, 'ready node has', 'ready nodes have')} no live-migration target (draining or upgrading ${stranded.length === 1 ? 'it stops its' : 'them stops their'} VMs): ${clip(stranded.slice(0, 3).map((item) => item.line).join('; '), 900)}${stranded.length > 3 ? ` (+${stranded.length - 3} more)` : ''}.${vmNote}`,
+    message: `${plural(stranded.length, 'ready node has', 'ready nodes have')} no live-migration target (${stranded.length === 1 ? 'its' : 'their'} VMs cannot move when ${stranded.length === 1 ? 'it is' : 'they are'} drained or upgraded): ${clip(stranded.slice(0, 3).map((item) => item.line).join('; '), 900)}${stranded.length > 3 ? ` (+${stranded.length - 3} more)` : ''}.${vmNote}`,
     evidence,
   };
 }

@@ -13,7 +13,8 @@ import { kubevirtMissing } from './kubevirt.ts';
  * and so VMs, run there). fail when it selects a node that is not ready (not-ready or unknown) or
  * no ready node at all; pass when every selected node is ready (emulation counts: the agent's
  * policy allowed it, and kubevirt.emulation-consistent judges it). The fix is a nodeSelector on
- * virtgate's ready label. No KubeVirt, or a placement that cannot be read → unknown.
+ * virtgate's ready label. An unset placement selects every node (the messages say so, and pass
+ * still recommends the nodeSelector). No KubeVirt, or a placement that cannot be read → unknown.
  */
 export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
   const id = 'kubevirt.placement';
@@ -38,6 +39,23 @@ export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly Assess
     tolerations: placement.tolerations.length,
     recommendedNodeSelector: { [readyLabel]: 'true' },
   };
+  if (!kubevirt.cr.workloadsPlacementSet) {
+    // No placement at all: KubeVirt runs virt-handler, and so VMs, wherever the scheduler allows.
+    const unset = 'spec.workloads.nodePlacement is not set, so KubeVirt uses every node without a taint it does not tolerate';
+    evidence.nodePlacementSet = false;
+    if (bad.length > 0) {
+      const names = nameList(bad.map((item) => `${item.node.name} (${item.readiness.state})`));
+      return { id, status: 'fail', message: `${unset}, ${plural(bad.length, 'node')} not ready among them: ${names}; ${fix}`, evidence };
+    }
+    if (good === 0) return { id, status: 'fail', message: `${unset}, and no node is ready: VMs cannot be placed; ${fix}`, evidence };
+    return {
+      id,
+      status: 'pass',
+      message: `${unset}: ${plural(good, 'node')}, all ready now; set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} to keep VMs off nodes that fail validation later`,
+      evidence,
+    };
+  }
+  evidence.nodePlacementSet = true;
   const scope = Object.keys(placement.nodeSelector).length === 0 && placement.requiredTerms === null ? 'selects every node and ' : '';
   if (bad.length > 0) {
     const names = nameList(bad.map((item) => `${item.node.name} (${item.readiness.state})`));
