@@ -4,11 +4,10 @@
  * rendered by KubeVirt's own manifest-templator from its release template, with the images
  * built here (localhost/kubevirt/<name>:v1.9.0, imported into containerd, never pulled).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { parseAllDocuments } from 'yaml';
 import { KUBEVIRT_VERSION } from './binaries.ts';
 
 export const KUBEVIRT_NAMESPACE = 'vgnode-kubevirt';
@@ -80,17 +79,10 @@ export function kubectl(binDir: string, kubeconfig: string) {
   };
 }
 
-/** Applies a multi-document YAML text with `kubectl create -f -` (as users do with the release file). */
-export async function createFromText(run: ReturnType<typeof kubectl>, text: string): Promise<void> {
+/** Creates a multi-document YAML text with `kubectl create -f` (as users do with the release file); returns the file. */
+export async function createFromText(run: ReturnType<typeof kubectl>, text: string): Promise<string> {
   const file = path.join(os.tmpdir(), `virtgate-kubevirt-${process.pid}.yaml`);
   await writeFile(file, text);
   await run(['create', '-f', file]);
-}
-
-/** The kinds and names a manifest holds, for a test to say what the operator's manifest brought. */
-export async function manifestKinds(file: string): Promise<string[]> {
-  return parseAllDocuments(await readFile(file, 'utf8'))
-    .map((d) => d.toJSON() as { kind?: string; metadata?: { name?: string } } | null)
-    .filter((d): d is { kind: string; metadata?: { name?: string } } => typeof d?.kind === 'string')
-    .map((d) => `${d.kind}/${d.metadata?.name ?? ''}`);
+  return file;
 }

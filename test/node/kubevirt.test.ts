@@ -34,6 +34,8 @@ const run = kubectl(node.controlPlane.binDir, node.controlPlane.adminKubeconfig)
 const VM_NS = 'vgnode-vms';
 const READY = { 'virtgate.io/ready': 'true' };
 const KUBEVIRT_CR = { group: 'kubevirt.io', version: 'v1', namespace: KUBEVIRT_NAMESPACE, plural: 'kubevirts', name: 'kubevirt' } as const;
+/** The operator's manifest as created, so that afterAll removes exactly it. */
+let operatorManifest: string | undefined;
 /** Figures for the README and the bench, printed once at the end. */
 const figures: Record<string, number> = {};
 
@@ -41,9 +43,19 @@ function log(message: string): void {
   process.stderr.write(`[kubevirt] ${message}\n`);
 }
 
+/**
+ * virtgate as a platform team runs it beside KubeVirt: the not-ready taint on (maxShare 1: the
+ * one node is the whole pool). Without the taint a node virtgate fails still takes new VMs until
+ * virt-controller notices virt-handler's missing heartbeat (5 minutes; observed, docs/kubevirt.md).
+ */
 async function installVirtgate(allowEmulation: boolean, verb: 'install' | 'upgrade'): Promise<void> {
   await helmOk(node.controlPlane.binDir, [verb, RELEASE, CHART_DIR, '--namespace', NS, ...(verb === 'install' ? ['--create-namespace'] : []),
-    ...imageValues(node.images), '--set', `agent.allowEmulation=${allowEmulation}`, '--wait', '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+    ...imageValues(node.images), '--set', `agent.allowEmulation=${allowEmulation}`,
+    '--set', 'agent.taint.policy=not-ready', '--set', 'agent.taint.maxShare=1', '--wait', '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+}
+
+async function nodeTaints(): Promise<string[]> {
+  return ((await core.readNode({ name: node.nodeName })).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
 }
 
 async function nodeLabels(): Promise<Record<string, string>> {
@@ -99,7 +111,7 @@ beforeAll(async () => {
   // node is both, as in a single-node kubeadm cluster. An admin's label: NodeRestriction keeps the
   // kubelet from setting it.
   await run(['label', 'node', node.nodeName, 'node-role.kubernetes.io/control-plane=', '--overwrite']);
-  await createFromText(run, await renderOperatorManifest(kubevirt.binDir, kubevirt.manifestsDir, KUBEVIRT_NAMESPACE));
+  operatorManifest = await createFromText(run, await renderOperatorManifest(kubevirt.binDir, kubevirt.manifestsDir, KUBEVIRT_NAMESPACE));
   await run(['-n', KUBEVIRT_NAMESPACE, 'rollout', 'status', 'deployment/virt-operator', '--timeout=240s']);
   await custom.createNamespacedCustomObject({ ...KUBEVIRT_CR, body: kubevirtCr({ useEmulation: true, workloadsNodeSelector: READY }) });
   await run(['-n', KUBEVIRT_NAMESPACE, 'wait', 'kubevirt/kubevirt', '--for=condition=Available', '--timeout=480s']);
@@ -107,10 +119,15 @@ beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: VM_NS } } });
 }, 900_000);
 
+/** What this file made, removed as a user uninstalls KubeVirt: VMs first, then the CR (the operator removes what it deployed), then the operator's manifest. */
 afterAll(async () => {
   log(`figures: ${JSON.stringify(figures)}`);
-  await run(['delete', 'namespace', VM_NS, '--wait=true', '--timeout=180s']).catch((e: Error) => log(`namespace cleanup: ${e.message}`));
-  await run(['-n', KUBEVIRT_NAMESPACE, 'delete', 'kubevirt', 'kubevirt', '--wait=true', '--timeout=240s']).catch((e: Error) => log(`KubeVirt CR cleanup: ${e.message}`));
+  const step = (what: string, args: string[]) => run(args).catch((e: Error) => log(`${what}: ${e.message}`));
+  await step('VMIs', ['-n', VM_NS, 'delete', 'vmi', '--all', '--wait=true', '--timeout=120s']);
+  await step('namespace', ['delete', 'namespace', VM_NS, '--wait=false']);
+  await step('KubeVirt CR', ['-n', KUBEVIRT_NAMESPACE, 'delete', 'kubevirt', 'kubevirt', '--wait=true', '--timeout=240s']);
+  if (operatorManifest) await step('operator', ['delete', '-f', operatorManifest, '--wait=false', '--ignore-not-found']);
+  await step('control-plane label', ['label', 'node', node.nodeName, 'node-role.kubernetes.io/control-plane-']);
   await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
 }, 900_000);
 
@@ -149,24 +166,22 @@ describe('a node virtgate passed (emulation allowed) runs a KubeVirt VM', () => 
 });
 
 describe('virtgate flips the verdict (helm upgrade, emulation no longer allowed) under a node running virt-handler', () => {
-  it('the label goes, the operator takes virt-handler off the node, virt-handler marks it unschedulable', async () => {
+  it('the label goes and the taint comes, the operator takes virt-handler off the node', async () => {
     await createVmi(custom, tinyVmi({ name: 'running-before-the-flip', namespace: VM_NS, image: kubevirt.guests.bootsector, nodeName: node.nodeName }));
     await waitFor('the VMI started before the flip to be Running', async () => ((await readVmi(custom, VM_NS, 'running-before-the-flip')).status?.phase === 'Running' ? true : undefined), 240_000, 500);
 
     const t = Date.now();
     await installVirtgate(false, 'upgrade');
     await waitFor('virtgate to label the node not ready', async () => ((await nodeLabels())['virtgate.io/ready'] === 'false' ? true : undefined), 120_000, 250);
+    await waitFor('virtgate to taint the node', async () => ((await nodeTaints()).includes('virtgate.io/not-ready:NoSchedule') ? true : undefined), 120_000, 250);
     await waitFor('virt-handler to leave the node', async () => ((await handlerPods()).length === 0 ? true : undefined), 180_000, 500);
+    figures.flipToHandlerGoneMs = Date.now() - t;
     const ds = await handlerDaemonSet();
     expect(ds.desired).toBe(0);
     expect(ds.scheduled).toBe(0);
-    // virt-handler's graceful stop labels the node unschedulable (its heartbeat's last word).
-    const labels = await waitFor('kubevirt.io/schedulable=false', async () => {
-      const l = await nodeLabels();
-      return l['kubevirt.io/schedulable'] === 'false' ? l : undefined;
-    }, 120_000, 500);
-    figures.flipToHandlerGoneMs = Date.now() - t;
-    expect(labels['virtgate.io/ready']).toBe('false');
+    // What KubeVirt says of the node now: recorded, not asserted (docs/kubevirt.md: it stayed
+    // "true" here until virt-controller's 5-minute heartbeat timeout).
+    log(`kubevirt.io/schedulable after virt-handler left: ${(await nodeLabels())['kubevirt.io/schedulable']}`);
   });
 
   it('a VM already running keeps running: KubeVirt does not stop it when virt-handler leaves (observed for 30 s)', async () => {
@@ -196,7 +211,7 @@ describe('a node virtgate failed gets no VM', () => {
     }, 120_000, 500);
     log(`scheduler: ${pending.verdict.message}`);
     expect(pending.pod?.spec?.nodeName).toBeUndefined();
-    expect(pending.verdict.message).toMatch(/didn't match Pod's node affinity\/selector/);
+    expect(pending.verdict.message).toMatch(/untolerated taint.*virtgate\.io\/not-ready/);
     // Still no node after a further 15 s.
     await new Promise((r) => setTimeout(r, 15_000));
     const later = await readVmi(custom, VM_NS, 'on-failed-node');

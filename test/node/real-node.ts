@@ -46,6 +46,8 @@ const CONTROLLERS = [
   'node-lifecycle-controller',
   'pod-garbage-collector-controller',
   'ttl-after-finished-controller',
+  // A namespace the tests delete (KubeVirt's VMs) goes only through this controller.
+  'namespace-controller',
 ];
 
 export async function runCleanup(): Promise<void> {
