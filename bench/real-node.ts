@@ -11,12 +11,15 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 import { CHART_DIR, helm, helmOk } from '../test/chart/helm.ts';
 import { locateBinaries } from '../test/controlplane/binaries.ts';
+import { buildGuestImages } from '../test/kubevirt/guest-images.ts';
+import { buildKubevirtImages } from '../test/kubevirt/images.ts';
 import { buildImages } from '../test/node/images.ts';
 import { RealNode } from '../test/node/real-node.ts';
 import { imageValues, NS, readyPod, RELEASE } from '../test/node/release.ts';
 import { statsSummary } from '../test/node/stats.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { AGENT_NODE_OPTIONS, importedRss } from './agent-footprint.ts';
+import { kubevirtImageRows, kubevirtTimings } from './kubevirt.ts';
 import { median } from './stats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -42,8 +45,11 @@ export async function realNodeBench(log: (text: string) => void): Promise<BenchR
     [images.agent, images.aggregator, images.base, images.pause].map((image) => size(image?.archive)),
   );
 
+  const [kubevirtImages, guests] = [await buildKubevirtImages(), await buildGuestImages()];
+  const kubevirtRows = await kubevirtImageRows(kubevirtImages, guests);
+
   log('real node: starting it (control plane, containerd, kubelet, kube-proxy)…');
-  const node = await RealNode.start(binDir, images);
+  const node = await RealNode.start(binDir, images, [...Object.values(kubevirtImages), guests.bootsector, guests.linux].map((image) => image.archive));
   const { controlPlane } = node.info;
   const admin = new KubeConfig();
   admin.loadFromFile(controlPlane.adminKubeconfig);
@@ -72,6 +78,7 @@ export async function realNodeBench(log: (text: string) => void): Promise<BenchR
         if (workingSet) samples[component].push({ workingSet, cpu: container?.cpu?.usageNanoCores ?? 0 });
       }
     }
+    kubevirtRows.push(...(await kubevirtTimings(node.info, admin, guests, log)));
   } finally {
     log('real node: helm uninstall, stopping the node…');
     await helm(controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], controlPlane.adminKubeconfig).catch(() => undefined);
@@ -103,6 +110,7 @@ export async function realNodeBench(log: (text: string) => void): Promise<BenchR
     { section, figure: 'agent container CPU, idle between probes (kubelet)', value: cpu('agent'), unit: 'mcores' },
     { section, figure: `aggregator container working set (kubelet, median of ${SAMPLES}), one node`, value: workingSet('aggregator'), unit: 'MiB' },
     { section, figure: 'aggregator container CPU (kubelet), one node', value: cpu('aggregator'), unit: 'mcores' },
+    ...kubevirtRows,
   );
   return rows;
 }

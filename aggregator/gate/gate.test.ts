@@ -276,7 +276,15 @@ describe('gate: kubevirt.placement', () => {
 
   it('fails when it selects no node at all', () => {
     const report = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: { pool: 'vms' } } })) });
-    expect(check(report, 'kubevirt.placement')).toMatchObject({ status: 'fail', message: expect.stringMatching(/selects no ready node/) });
+    expect(check(report, 'kubevirt.placement')).toMatchObject({ status: 'fail', message: expect.stringMatching(/selects no ready node.*set spec\.workloads\.nodePlacement\.nodeSelector/) });
+  });
+
+  it('on virtgate\'s own label with no ready node, points at the nodes, not at the placement', () => {
+    const report = run({ kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: { 'virtgate.io/ready': 'true' } } })), nodes: [rawNode('x', { labels: { 'virtgate.io/ready': 'false' } })] });
+    const placement = check(report, 'kubevirt.placement');
+    expect(placement.status).toBe('fail');
+    expect(placement.message).toMatch(/no node passes validation: see why in each node's report \(kubectl get nodevalidations\)/);
+    expect(placement.message).not.toMatch(/set spec\.workloads/);
   });
 
   it('lists at most ten failing nodes, worst first', () => {

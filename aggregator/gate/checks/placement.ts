@@ -62,7 +62,10 @@ export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly Assess
     return { id, status: 'fail', message: `KubeVirt's workloads placement ${scope}selects ${plural(bad.length, 'node')} that ${bad.length === 1 ? 'is' : 'are'} not ready: ${names}; ${fix}`, evidence };
   }
   if (good === 0) {
-    return { id, status: 'fail', message: `KubeVirt's workloads placement selects no ready node: VMs cannot be placed; ${fix}`, evidence };
+    // Already on virtgate's label: the placement is right, the nodes are not.
+    const onReadyLabel = placement.nodeSelector[readyLabel] === 'true';
+    const remedy = onReadyLabel ? `no node passes validation: see why in each node's report (kubectl get nodevalidations)` : fix;
+    return { id, status: 'fail', message: `KubeVirt's workloads placement selects no ready node: VMs cannot be placed; ${remedy}`, evidence };
   }
   return { id, status: 'pass', message: `KubeVirt's workloads placement ${scope}selects ${plural(good, 'node')}, all ready`, evidence };
 }
