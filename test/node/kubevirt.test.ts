@@ -232,6 +232,18 @@ describe('a node virtgate failed gets no VM', () => {
     expect(placement?.status).toBe('fail');
     const minReady = report.checks.find((c) => c.id === 'nodes.min-ready');
     expect(minReady?.status).toBe('fail');
+
+    // The aggregator in the cluster, through its Service, says the same from its watches.
+    const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
+    const base = `http://${service.spec?.clusterIP}:${service.spec?.ports?.[0]?.port}`;
+    const served = await waitFor('the aggregator to fail kubevirt.placement', async () => {
+      const res = await fetch(`${base}/api/v1/gate`, { signal: AbortSignal.timeout(5000) });
+      const body = (await res.json()) as { kind?: string; result?: string; checks?: Array<{ id: string; status: string; message: string }> };
+      return body.checks?.find((c) => c.id === 'kubevirt.placement')?.status === 'fail' ? body : undefined;
+    }, 90_000, 1000);
+    expect(served.kind).toBe('GateReport');
+    expect(served.result).toBe('fail');
+    expect(served.checks?.find((c) => c.id === 'kubevirt.placement')?.message).toBe(placement?.message);
   });
 });
 
