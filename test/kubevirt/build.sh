@@ -24,10 +24,10 @@ version="v1.9.0"
 
 log() { printf '[kubevirt] %s\n' "$*" >&2; }
 hash() { sha256sum | cut -c1-16; }
-recipe() { sed -n "/^$1() {/,/^}/p" "${BASH_SOURCE[0]}"; }
+recipe() { sed -n "/^$1() {/,/^}/p" "$here/build.sh"; }
 
 # Paths relative to this folder: a clone elsewhere has the same stamp.
-stamp="$( (cd "$here" && cat go.mod go.sum && find third_party -type f | LC_ALL=C sort | xargs sha256sum; recipe build_host; recipe build_launcher; echo "$version") | hash)"
+stamp="$( ( (cd "$here" && cat go.mod go.sum && find third_party -type f | LC_ALL=C sort | xargs sha256sum); recipe build_host; recipe build_launcher; echo "$version") | hash)"
 bin="$cache/kubevirt/$version-$stamp/bin"
 
 export GOMODCACHE="$cache/go/mod"
