@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'agent/**/*.test.ts', 'aggregator/**/*.test.ts', 'prune/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts', 'test/hosts/**/*.test.ts', 'test/kubevirt/**/*.test.ts'],
+          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'agent/**/*.test.ts', 'aggregator/**/*.test.ts', 'prune/**/*.test.ts', 'scripts/**/*.test.ts', 'test/lab/**/*.test.ts', 'test/hosts/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },
@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/controlplane/global-setup.ts'],
+          globalSetup: ['test/lab/controlplane/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 240_000,
           // One shared control plane; files run one at a time so audit-log counts stay attributable.
@@ -35,7 +35,7 @@ export default defineConfig({
           include: ['test/faults/**/*.test.ts'],
           // The control plane, then the fault ledger whose teardown prints the summary (and fails
           // the run if any object was lost).
-          globalSetup: ['test/controlplane/global-setup.ts', 'test/faults/global-setup.ts'],
+          globalSetup: ['test/lab/controlplane/global-setup.ts', 'test/faults/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,

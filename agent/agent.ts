@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { evaluate } from '../core/checks/evaluate.ts';
 import { probeHost } from '../core/checks/probe-host.ts';
-import { runVirtHostValidate, type VhvFacts } from '../core/checks/vhv.ts';
+import { runVirtHostValidate, type VhvFacts } from '../core/checks/families/vhv.ts';
 import { apiFailure } from '../core/kube/api-error.ts';
 import { Backoff } from '../core/kube/backoff.ts';
 import { nodeKeys } from '../core/kube/names.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
+import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { AGENT_DEFAULTS, parseAgentConfig } from './config.ts';
 
 const valid = { ...AGENT_DEFAULTS, nodeName: 'node-a', deviceNumbers: DEVICE_SPECS, vhv: { ...AGENT_DEFAULTS.vhv }, taint: { ...AGENT_DEFAULTS.taint } };

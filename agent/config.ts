@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_PATTERN } from '../core/dns-name.ts';
-import { DEVICE_SPECS } from '../core/checks/device-numbers.ts';
+import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { TAINT_POLICIES } from '../core/report/schema.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
-import { DEFAULT_VHV_OPTIONS } from '../core/checks/vhv.ts';
+import { DEFAULT_VHV_OPTIONS } from '../core/checks/families/vhv.ts';
 import {
   bindAddressSetting,
   inClusterKubeconfigSetting,

@@ -1,7 +1,7 @@
-import type { AuditEvent } from '../test/controlplane/audit.ts';
-import { removeDevice } from '../test/hosts/build-host.ts';
-import { type AgentProcess, startAgentProcess } from '../test/support/agent-process.ts';
-import { waitFor } from '../test/support/wait.ts';
+import type { AuditEvent } from '../test/lab/controlplane/audit.ts';
+import { removeDevice } from '../test/lab/hosts/build-host.ts';
+import { type AgentProcess, startAgentProcess } from '../test/lab/support/agent-process.ts';
+import { waitFor } from '../test/lab/support/wait.ts';
 import type { BenchCluster, BenchNode } from './cluster.ts';
 import type { BenchRow } from './table.ts';
 

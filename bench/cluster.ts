@@ -2,13 +2,13 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { locateBinaries } from '../test/controlplane/binaries.ts';
-import { ControlPlane } from '../test/controlplane/control-plane.ts';
-import { createNode } from '../test/controlplane/identities.ts';
-import { AuditLog } from '../test/controlplane/audit.ts';
-import { buildHost, type BuiltHost, type HostProfile } from '../test/hosts/build-host.ts';
-import { agentIdentity } from '../test/support/agent-identity.ts';
-import { installCrd } from '../test/support/crds.ts';
+import { locateBinaries } from '../test/lab/controlplane/binaries.ts';
+import { ControlPlane } from '../test/lab/controlplane/control-plane.ts';
+import { createNode } from '../test/lab/controlplane/identities.ts';
+import { AuditLog } from '../test/lab/controlplane/audit.ts';
+import { buildHost, type BuiltHost, type HostProfile } from '../test/lab/hosts/build-host.ts';
+import { agentIdentity } from '../test/lab/support/agent-identity.ts';
+import { installCrd } from '../test/lab/support/crds.ts';
 
 export interface BenchNode {
   name: string;

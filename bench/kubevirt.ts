@@ -9,15 +9,15 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
-import { CHART_DIR, helmOk } from '../test/chart/helm.ts';
-import { locateKubevirt } from '../test/kubevirt/binaries.ts';
-import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../test/kubevirt/deploy.ts';
-import { type GuestImages, hasBootsectorMarker } from '../test/kubevirt/guest-images.ts';
-import type { KubevirtImages } from '../test/kubevirt/images.ts';
-import { createVmi, guestConsole, launcherPod, readVmi, tinyVmi } from '../test/kubevirt/vmi.ts';
-import type { RealNodeInfo } from '../test/node/real-node.ts';
-import { imageValues, NS, RELEASE } from '../test/node/release.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { CHART_DIR, helmOk } from '../test/lab/chart/helm.ts';
+import { locateKubevirt } from '../test/lab/kubevirt/binaries.ts';
+import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../test/lab/kubevirt/deploy.ts';
+import { type GuestImages, hasBootsectorMarker } from '../test/lab/kubevirt/guest-images.ts';
+import type { KubevirtImages } from '../test/lab/kubevirt/images.ts';
+import { createVmi, guestConsole, launcherPod, readVmi, tinyVmi } from '../test/lab/kubevirt/vmi.ts';
+import type { RealNodeInfo } from '../test/lab/node/real-node.ts';
+import { imageValues, NS, RELEASE } from '../test/lab/node/release.ts';
+import { waitFor } from '../test/lab/support/wait.ts';
 import type { BenchRow } from './table.ts';
 
 const MB = 1e6;
@@ -31,7 +31,7 @@ export async function kubevirtImageRows(images: KubevirtImages, guests: GuestIma
     rows.push({ section, figure: `image size: ${role} (docker-archive)`, value: size / MB, unit: 'MB' });
   }
   const started = Date.now();
-  await execa('bash', [path.join(PACKAGE_ROOT, 'test/kubevirt/build.sh')], { timeout: 60_000 });
+  await execa('bash', [path.join(PACKAGE_ROOT, 'test/lab/kubevirt/build.sh')], { timeout: 60_000 });
   rows.push({ section, figure: 'KubeVirt build, warm (build.sh finds every binary)', value: (Date.now() - started) / 1000, unit: 's' });
   return rows;
 }

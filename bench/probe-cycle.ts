@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { evaluate } from '../core/checks/evaluate.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { probeHost } from '../core/checks/probe-host.ts';
-import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/checks/vhv.ts';
+import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/checks/families/vhv.ts';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 import { median, p95, timeRuns } from './stats.ts';
 import type { BenchRow } from './table.ts';

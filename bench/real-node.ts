@@ -1,7 +1,7 @@
 /**
  * The real node's figures (`npm run bench -- node`, or `--real-node`): both images built from
  * their Dockerfiles, the node started by the same code as `npm run test:node`
- * (test/node/real-node.ts), the chart installed as a user installs it, and what the kubelet
+ * (test/lab/node/real-node.ts), the chart installed as a user installs it, and what the kubelet
  * reports for the agent's and the aggregator's containers — beside the agent's RSS floor measured
  * in the same run. Everything is stopped and removed at the end, as after the tests.
  */
@@ -9,15 +9,15 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
-import { CHART_DIR, helm, helmOk } from '../test/chart/helm.ts';
-import { locateBinaries } from '../test/controlplane/binaries.ts';
-import { buildGuestImages } from '../test/kubevirt/guest-images.ts';
-import { buildKubevirtImages } from '../test/kubevirt/images.ts';
-import { buildImages } from '../test/node/images.ts';
-import { RealNode } from '../test/node/real-node.ts';
-import { imageValues, NS, readyPod, RELEASE } from '../test/node/release.ts';
-import { statsSummary } from '../test/node/stats.ts';
-import { waitFor } from '../test/support/wait.ts';
+import { CHART_DIR, helm, helmOk } from '../test/lab/chart/helm.ts';
+import { locateBinaries } from '../test/lab/controlplane/binaries.ts';
+import { buildGuestImages } from '../test/lab/kubevirt/guest-images.ts';
+import { buildKubevirtImages } from '../test/lab/kubevirt/images.ts';
+import { buildImages } from '../test/lab/node/images.ts';
+import { RealNode } from '../test/lab/node/real-node.ts';
+import { imageValues, NS, readyPod, RELEASE } from '../test/lab/node/release.ts';
+import { statsSummary } from '../test/lab/node/stats.ts';
+import { waitFor } from '../test/lab/support/wait.ts';
 import { AGENT_NODE_OPTIONS, importedRss } from './agent-footprint.ts';
 import { kubevirtImageRows, kubevirtTimings } from './kubevirt.ts';
 import { median } from './stats.ts';

@@ -1,5 +1,5 @@
 /** The demo's fake nodes: one fixture host each, and what virtgate should find there. */
-import type { HostProfile } from '../test/hosts/build-host.ts';
+import type { HostProfile } from '../test/lab/hosts/build-host.ts';
 
 export interface DemoNode {
   name: string;

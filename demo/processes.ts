@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
-import { freePort } from '../test/controlplane/ports.ts';
-import { ManagedProcess } from '../test/controlplane/process.ts';
+import { freePort } from '../test/lab/controlplane/ports.ts';
+import { ManagedProcess } from '../test/lab/controlplane/process.ts';
 
 const CLI = path.join(PACKAGE_ROOT, 'cli/main.ts');
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzRuns } from '../../test/support/fuzz-runs.ts';
+import { fuzzRuns } from '../../test/lab/support/fuzz-runs.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
 import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CpuVendor } from '../../core/checks/parse/cpuinfo.ts';
+import type { CpuVendor } from '../../core/checks/host/parse/cpuinfo.ts';
 import {
   MAX_REPORT_CHECKS,
   nodeValidationSpecSchema,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzRuns } from '../../test/support/fuzz-runs.ts';
+import { fuzzRuns } from '../../test/lab/support/fuzz-runs.ts';
 import { evaluateGate, gate } from '../gate/gate.ts';
 import { modelOf } from '../model/cluster.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';

@@ -4,7 +4,7 @@ import { evaluate } from '../../core/checks/evaluate.ts';
 import { assertHostRoot, HostRootError, probeHost } from '../../core/checks/probe-host.ts';
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
-import { readVhvRecording, runVirtHostValidate, type VhvFacts } from '../../core/checks/vhv.ts';
+import { readVhvRecording, runVirtHostValidate, type VhvFacts } from '../../core/checks/families/vhv.ts';
 import { inventoryFor } from '../../core/inventory/collect.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
 import { DOCUMENT_KINDS, type TypeMeta, typeMeta } from '../../core/documents.ts';

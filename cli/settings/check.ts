@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DEVICE_SPECS } from '../../core/checks/device-numbers.ts';
+import { DEVICE_SPECS } from '../../core/checks/host/device-numbers.ts';
 import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
-import { DEFAULT_VHV_OPTIONS } from '../../core/checks/vhv.ts';
+import { DEFAULT_VHV_OPTIONS } from '../../core/checks/families/vhv.ts';
 import { jsonSetting } from '../../core/settings/common.ts';
 import { deviceNumbers, majorMinor, positiveNumber } from '../../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../../core/settings/table.ts';

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceFacts } from './devices.ts';
-import { isEnterpriseLinux, isEnterpriseLinuxKernel } from './enterprise-linux.ts';
+import type { DeviceFacts } from './families/devices.ts';
+import { isEnterpriseLinux, isEnterpriseLinuxKernel } from './host/enterprise-linux.ts';
 import { decide, evaluate, TIER_CHECKS } from './evaluate.ts';
-import type { OsRelease } from './parse/os-release.ts';
+import type { OsRelease } from './host/parse/os-release.ts';
 import { DEFAULT_POLICY, type Policy } from './policy.ts';
 import { CHECK_IDS, type CheckId, exampleFacts, type HostFacts } from './registry.ts';
 import { CHECK_STATUSES, type CheckStatus } from './result.ts';
 import type { CheckResult, Verdict } from './verdict.ts';
-import type { VhvFacts } from './vhv.ts';
+import type { VhvFacts } from './families/vhv.ts';
 
 const device = (path: string, major: number, minor: number, open = 'ok'): DeviceFacts => ({
   path,

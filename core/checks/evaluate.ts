@@ -1,7 +1,7 @@
 import type { Policy } from './policy.ts';
 import { type CheckId, FAMILIES, type HostFacts } from './registry.ts';
 import type { CheckResult, Tier, Verdict } from './verdict.ts';
-import type { VhvFacts } from './vhv.ts';
+import type { VhvFacts } from './families/vhv.ts';
 
 /** The checks that decide the tier; every other `fail` only blocks `ready`. */
 export const TIER_CHECKS: readonly CheckId[] = ['cpu.virtualization', 'dev.kvm', 'dev.tun'];

@@ -1,5 +1,5 @@
 import type { GuestRunOptions } from '../kvm/run-guest.ts';
-import type { DeviceSpecs } from './device-numbers.ts';
+import type { DeviceSpecs } from './host/device-numbers.ts';
 import type { Policy } from './policy.ts';
 import type { CheckResultOf } from './result.ts';
 

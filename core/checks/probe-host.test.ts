@@ -3,10 +3,10 @@ import { chmod, mkdir, readFile, symlink, truncate, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHost, type BuildHostOptions, type BuiltHost, HOST_PROFILES, type HostProfile, removeDevice, restoreDevice, writeHostFiles } from '../../test/hosts/build-host.ts';
-import { unservedMiscMinor } from '../../test/hosts/misc-devices.ts';
-import { CLI_MAIN, tempDir } from '../../test/hosts/paths.ts';
-import { runNodeWithout } from '../../test/hosts/privileges.ts';
+import { buildHost, type BuildHostOptions, type BuiltHost, HOST_PROFILES, type HostProfile, removeDevice, restoreDevice, writeHostFiles } from '../../test/lab/hosts/build-host.ts';
+import { unservedMiscMinor } from '../../test/lab/hosts/misc-devices.ts';
+import { CLI_MAIN, tempDir } from '../../test/lab/hosts/paths.ts';
+import { runNodeWithout } from '../../test/lab/hosts/privileges.ts';
 import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';
 import { assertHostRoot, HostRootError, probeHost } from './probe-host.ts';

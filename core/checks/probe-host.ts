@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { DEVICE_SPECS, type DeviceSpecs } from './device-numbers.ts';
+import { DEVICE_SPECS, type DeviceSpecs } from './host/device-numbers.ts';
 import type { KvmRunSettings, ProbeContext } from './family.ts';
-import { errorDetail } from './files.ts';
+import { errorDetail } from './host/files.ts';
 import { FAMILIES, type HostFacts } from './registry.ts';
 
 export class HostRootError extends Error {}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/hosts/paths.ts';
-import { DEVICE_SPECS } from './device-numbers.ts';
+import { tempDir } from '../../test/lab/hosts/paths.ts';
+import { DEVICE_SPECS } from './host/device-numbers.ts';
 import { probeHost } from './probe-host.ts';
 import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';

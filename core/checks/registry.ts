@@ -1,16 +1,16 @@
-import { cgroupFamily } from './cgroup.ts';
-import { cpuFamily } from './cpu.ts';
-import { devicesFamily } from './devices.ts';
+import { cgroupFamily } from './families/cgroup.ts';
+import { cpuFamily } from './families/cpu.ts';
+import { devicesFamily } from './families/devices.ts';
 import type { ProbeContext } from './family.ts';
-import { hugepagesFamily } from './hugepages.ts';
-import { iommuFamily } from './iommu.ts';
-import { kernelFamily } from './kernel.ts';
-import { kvmRunFamily } from './kvm-run.ts';
-import { modulesFamily } from './modules.ts';
-import { osFamily } from './os.ts';
-import { platformFamily } from './platform.ts';
-import { qemuAccessFamily } from './qemu-access.ts';
-import { vhvFamily } from './vhv.ts';
+import { hugepagesFamily } from './families/hugepages.ts';
+import { iommuFamily } from './families/iommu.ts';
+import { kernelFamily } from './families/kernel.ts';
+import { kvmRunFamily } from './families/kvm-run.ts';
+import { modulesFamily } from './families/modules.ts';
+import { osFamily } from './families/os.ts';
+import { platformFamily } from './families/platform.ts';
+import { qemuAccessFamily } from './families/qemu-access.ts';
+import { vhvFamily } from './families/vhv.ts';
 
 /**
  * Every check family, in the order their checks appear in a verdict. Adding a check is one

@@ -10,8 +10,8 @@ import { chown, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/hosts/paths.ts';
-import { evalWithout } from '../../test/hosts/privileges.ts';
+import { tempDir } from '../../test/lab/hosts/paths.ts';
+import { evalWithout } from '../../test/lab/hosts/privileges.ts';
 import { GUEST_BYTE, GUEST_PORT } from './guest-steps.ts';
 import { type GuestRun, runGuest } from './run-guest.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HostFacts } from '../checks/registry.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
-import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/parse/guest-features.ts';
+import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest-features.ts';
 import { inventorySchema } from '../inventory/schema.ts';
 import { CHECK_STATUSES } from '../checks/result.ts';
 import { type CheckResult, TIERS } from '../checks/verdict.ts';

@@ -1,6 +1,6 @@
 import ms, { type StringValue } from 'ms';
 import semver from 'semver';
-import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../checks/device-numbers.ts';
+import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../checks/host/device-numbers.ts';
 
 /** Parsers of setting text: each rejects a bad value with a message that says what is expected. */
 export function positiveNumber(value: string): number {

@@ -9,16 +9,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_VERBS } from '../controlplane/audit.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
-import { REPO_ROOT } from '../hosts/paths.ts';
-import { closedPort } from '../support/aggregator-process.ts';
+import { WRITE_VERBS } from '../lab/controlplane/audit.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
+import { REPO_ROOT } from '../lab/hosts/paths.ts';
+import { closedPort } from '../lab/support/aggregator-process.ts';
 import { Fault } from './ledger.ts';
 import { type CliRun, runCliBounded } from './run-cli-bounded.ts';
 
 const cp = useControlPlane();
-/** The identity of the admin kubeconfig every refused command here was given (test/controlplane/pki.ts). */
+/** The identity of the admin kubeconfig every refused command here was given (test/lab/controlplane/pki.ts). */
 const ADMIN_USER = 'virtgate-test-admin';
 
 interface Row {

@@ -4,8 +4,8 @@
  * `helm install` would create them for release `release` in namespace `namespace`.
  */
 import { type KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
-import { CHART_DIR, helmOk, parseManifests } from '../chart/helm.ts';
-import { statusOf } from '../support/wait.ts';
+import { CHART_DIR, helmOk, parseManifests } from '../lab/chart/helm.ts';
+import { statusOf } from '../lab/support/wait.ts';
 
 const KINDS = new Set(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 

@@ -10,7 +10,7 @@
  * same key succeeds; after such a failure it pauses briefly instead of spinning.
  */
 import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, type V1Taint } from '@kubernetes/client-node';
-import { statusOf } from '../support/wait.ts';
+import { statusOf } from '../lab/support/wait.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);

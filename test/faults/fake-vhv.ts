@@ -6,7 +6,7 @@
 import { chmod, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { vhvFixture } from '../hosts/paths.ts';
+import { vhvFixture } from '../lab/hosts/paths.ts';
 
 export type VhvMode = 'pass' | 'fail' | 'hang' | 'garbage' | 'binary' | 'flood' | 'exit1';
 

@@ -6,11 +6,11 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { KubeConfig, V1Taint } from '@kubernetes/client-node';
-import type { TestControlPlane } from '../controlplane/client.ts';
-import { createNode } from '../controlplane/identities.ts';
-import { buildHost, type BuiltHost, type HostProfile } from '../hosts/build-host.ts';
-import { agentIdentity } from '../support/agent-identity.ts';
-import { type AgentProcess, startAgentProcess } from '../support/agent-process.ts';
+import type { TestControlPlane } from '../lab/controlplane/client.ts';
+import { createNode } from '../lab/controlplane/identities.ts';
+import { buildHost, type BuiltHost, type HostProfile } from '../lab/hosts/build-host.ts';
+import { agentIdentity } from '../lab/support/agent-identity.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/support/agent-process.ts';
 import { childEnv } from './child-env.ts';
 
 export interface FaultNode {

@@ -4,11 +4,11 @@
  * and the aggregator match the hosts, readiness recovered, nothing crashed, nothing lost.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { TestControlPlane } from '../controlplane/client.ts';
-import type { HostProfile } from '../hosts/build-host.ts';
-import type { AgentProcess } from '../support/agent-process.ts';
-import { allOrThrow } from '../support/all-or-throw.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
+import type { TestControlPlane } from '../lab/controlplane/client.ts';
+import type { HostProfile } from '../lab/hosts/build-host.ts';
+import type { AgentProcess } from '../lab/support/agent-process.ts';
+import { allOrThrow } from '../lab/support/all-or-throw.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
 import { childEnv } from './child-env.ts';
 import { ConcurrentWriter, writerSurvivors } from './concurrent-writer.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';

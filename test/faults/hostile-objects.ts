@@ -6,9 +6,9 @@
  * in (gate.fuzz.test.ts covers them), hostile text and huge lists can.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { createNode, ensureNamespace } from '../controlplane/identities.ts';
-import { statusOf } from '../support/wait.ts';
-import { createNodeValidation } from '../support/node-validations.ts';
+import { createNode, ensureNamespace } from '../lab/controlplane/identities.ts';
+import { statusOf } from '../lab/support/wait.ts';
+import { createNodeValidation } from '../lab/support/node-validations.ts';
 
 export const HOSTILE_NAMESPACE = 'fault-hostile';
 export const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';

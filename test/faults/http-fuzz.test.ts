@@ -15,7 +15,7 @@ import { createAggregatorMetrics } from '../../aggregator/metrics.ts';
 import type { ClusterSnapshot } from '../../aggregator/model/snapshot.ts';
 import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../fixtures/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf } from '../fixtures/aggregator/report-source.ts';
-import { fuzzRuns } from '../support/fuzz-runs.ts';
+import { fuzzRuns } from '../lab/support/fuzz-runs.ts';
 import { Fault } from './ledger.ts';
 
 const RUNS = fuzzRuns(60);

@@ -15,10 +15,10 @@ import {
   type KubeConfig,
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
-import type { ControlPlaneInfo } from '../controlplane/control-plane.ts';
-import { createServiceAccount } from '../controlplane/identities.ts';
-import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
-import { statusOf } from '../support/wait.ts';
+import type { ControlPlaneInfo } from '../lab/controlplane/control-plane.ts';
+import { createServiceAccount } from '../lab/controlplane/identities.ts';
+import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
+import { statusOf } from '../lab/support/wait.ts';
 import { sleep } from './settle.ts';
 
 export const THROTTLE_NAMESPACE = 'fault-apf';

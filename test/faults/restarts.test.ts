@@ -7,11 +7,11 @@
  * and readiness recovers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { removeDevice, restoreDevice } from '../hosts/build-host.ts';
-import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../support/agent-identity.ts';
-import { installCrd } from '../support/crds.ts';
-import { waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { removeDevice, restoreDevice } from '../lab/hosts/build-host.ts';
+import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../lab/support/agent-identity.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { waitFor } from '../lab/support/wait.ts';
 import { Fleet } from './fleet.ts';
 import { Fault } from './ledger.ts';
 import { settle, sleep } from './settle.ts';

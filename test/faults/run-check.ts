@@ -1,10 +1,10 @@
 /**
  * `virtgate check --json` as a real process, with its peak memory (GNU time's maximum resident
  * set) and, when asked, without root's file-permission capabilities (so that a mode-000 file
- * really gives EACCES, see test/hosts/privileges.ts).
+ * really gives EACCES, see test/lab/hosts/privileges.ts).
  */
 import { execa } from 'execa';
-import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
+import { CLI_MAIN, REPO_ROOT } from '../lab/hosts/paths.ts';
 import { childEnv } from './child-env.ts';
 
 export interface CheckRun {

@@ -1,6 +1,6 @@
 /** The real CLI as a process, bounded in time: a command that should stop at once must not hang a test run. */
 import { execa } from 'execa';
-import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
+import { CLI_MAIN, REPO_ROOT } from '../lab/hosts/paths.ts';
 import { childEnv } from './child-env.ts';
 
 export interface CliRun {

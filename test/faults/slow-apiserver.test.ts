@@ -7,10 +7,10 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { removeDevice } from '../hosts/build-host.ts';
-import { installCrd } from '../support/crds.ts';
-import { waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { removeDevice } from '../lab/hosts/build-host.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { waitFor } from '../lab/support/wait.ts';
 import { DelayingProxy } from './delaying-proxy.ts';
 import { Fleet } from './fleet.ts';
 import { kubeconfigVia } from './kubeconfig-via.ts';

@@ -5,7 +5,7 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Taint } from '@kubernetes/client-node';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
-import { statusOf } from '../support/wait.ts';
+import { statusOf } from '../lab/support/wait.ts';
 
 export interface Expected {
   name: string;

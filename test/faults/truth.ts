@@ -1,6 +1,6 @@
 /**
  * What the published state must converge to: the verdict written down by hand for the fixture
- * host (test/hosts/expected-verdicts.ts), in the state the host is in now (intact, or with
+ * host (test/lab/hosts/expected-verdicts.ts), in the state the host is in now (intact, or with
  * /dev/kvm removed). It is not computed by virtgate, so a verdict that propagates perfectly but
  * is wrong is still caught. Compared with the Node's labels and condition, the NodeValidation,
  * and the aggregator's view of the node.
@@ -12,7 +12,7 @@ import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
-import { expectedVerdict } from '../hosts/expected-verdicts.ts';
+import { expectedVerdict } from '../lab/hosts/expected-verdicts.ts';
 import type { FaultNode } from './fault-nodes.ts';
 
 export interface Truth {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../core/checks/evaluate.ts';
 import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
 import { probeHost } from '../../core/checks/probe-host.ts';
-import { buildHost, HOST_PROFILES, removeDevice } from './build-host.ts';
-import { EXPECTED_VERDICTS, type ExpectedVerdict } from './expected-verdicts.ts';
+import { buildHost, HOST_PROFILES, removeDevice } from '../lab/hosts/build-host.ts';
+import { EXPECTED_VERDICTS, type ExpectedVerdict } from '../lab/hosts/expected-verdicts.ts';
 
 let base = '';
 beforeAll(async () => {

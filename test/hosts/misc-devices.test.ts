@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { servedMiscMinor, servedMiscMinors, unservedMiscMinor } from './misc-devices.ts';
+import { servedMiscMinor, servedMiscMinors, unservedMiscMinor } from '../lab/hosts/misc-devices.ts';
 
 // /proc/misc as a kernel with kvm_pvm loaded printed it.
 const WITH_KVM = ' 234 btrfs-control\n259 cpu_dma_latency\n200 tun\n237 loop-control\n232 kvm\n183 hw_random\n';

@@ -7,14 +7,14 @@ import { CoreV1Api, CustomObjectsApi, PatchStrategy, RbacAuthorizationV1Api, set
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createNode, podBoundIdentity } from '../controlplane/identities.ts';
-import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../hosts/build-host.ts';
-import { AGENT_NAMESPACE, agentIdentity } from '../support/agent-identity.ts';
-import { allOrThrow } from '../support/all-or-throw.ts';
-import { type AgentProcess, metricValue, startAgentProcess } from '../support/agent-process.ts';
-import { installCrd } from '../support/crds.ts';
-import { statusOfCall, waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
+import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../lab/hosts/build-host.ts';
+import { AGENT_NAMESPACE, agentIdentity } from '../lab/support/agent-identity.ts';
+import { allOrThrow } from '../lab/support/all-or-throw.ts';
+import { type AgentProcess, metricValue, startAgentProcess } from '../lab/support/agent-process.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -7,11 +7,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResponse } from '../../aggregator/http/schemas.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import type { FakeNodeOptions } from '../controlplane/identities.ts';
-import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, type KubeVirtOptions, type ReportOptions, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { check, type Harness, nodeNames, startAggregator } from '../support/aggregator-harness.ts';
-import { installCrd } from '../support/crds.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import type { FakeNodeOptions } from '../lab/controlplane/identities.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, type KubeVirtOptions, type ReportOptions, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { check, type Harness, nodeNames, startAggregator } from '../lab/support/aggregator-harness.ts';
+import { installCrd } from '../lab/support/crds.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;

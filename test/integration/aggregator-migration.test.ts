@@ -6,10 +6,10 @@
  */
 import { ApiextensionsV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createKubeVirt, createValidatedNode, createVmi, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { check, type Harness, startAggregator } from '../support/aggregator-harness.ts';
-import { installCrd } from '../support/crds.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createKubeVirt, createValidatedNode, createVmi, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { check, type Harness, startAggregator } from '../lab/support/aggregator-harness.ts';
+import { installCrd } from '../lab/support/crds.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;

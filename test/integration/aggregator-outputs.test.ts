@@ -7,13 +7,13 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
-import { runCli } from '../hosts/run-cli.ts';
-import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { type AggregatorProcess, closedPort, seriesValue, startAggregatorProcess } from '../support/aggregator-process.ts';
-import { installCrd } from '../support/crds.ts';
-import { waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
+import { runCli } from '../lab/hosts/run-cli.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { type AggregatorProcess, closedPort, seriesValue, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { waitFor } from '../lab/support/wait.ts';
 import { revisionOf, VIRTGATE_VERSION } from '../../core/package-info.ts';
 
 const cp = useControlPlane();

@@ -5,14 +5,14 @@
  */
 import { type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuditEvent, WRITE_VERBS } from '../controlplane/audit.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { podBoundIdentity, type PodIdentity } from '../controlplane/identities.ts';
-import { runCli } from '../hosts/run-cli.ts';
-import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
-import { installCrd } from '../support/crds.ts';
-import { statusOf, waitFor } from '../support/wait.ts';
+import { type AuditEvent, WRITE_VERBS } from '../lab/controlplane/audit.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { podBoundIdentity, type PodIdentity } from '../lab/controlplane/identities.ts';
+import { runCli } from '../lab/hosts/run-cli.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { statusOf, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const NAMESPACE = 'agg-readonly';

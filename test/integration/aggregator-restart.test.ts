@@ -5,11 +5,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster, updateReport } from '../support/aggregator-cluster.ts';
-import { check, type Harness, nodeNames, startAggregator } from '../support/aggregator-harness.ts';
-import { installCrd } from '../support/crds.ts';
-import { waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster, updateReport } from '../lab/support/aggregator-cluster.ts';
+import { check, type Harness, nodeNames, startAggregator } from '../lab/support/aggregator-harness.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;

@@ -7,13 +7,13 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
-import { CHART_DIR, findManifest, helm, renderChart } from '../chart/helm.ts';
-import { useControlPlane } from '../controlplane/client.ts';
+import { CHART_DIR, findManifest, helm, renderChart } from '../lab/chart/helm.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
 
 const run = promisify(execFile);
 const cp = useControlPlane();
 const PROMTOOL = '/usr/bin/promtool';
-const PROMTEST = path.join(PACKAGE_ROOT, 'test/chart/alerts.promtest.yaml');
+const PROMTEST = path.join(PACKAGE_ROOT, 'test/lab/chart/alerts.promtest.yaml');
 const METRICS_DOC = path.join(PACKAGE_ROOT, 'docs/metrics.md');
 const RUNBOOK = path.join(PACKAGE_ROOT, 'docs/runbook.md');
 

@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusal } from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { PREVIOUS_NODE_VALIDATION_CRD } from '../support/crds.ts';
-import { NV, writeNodeValidationStatus } from '../support/node-validations.ts';
-import { statusOfCall, waitFor } from '../support/wait.ts';
+import { refusal } from '../lab/chart/cluster.ts';
+import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { PREVIOUS_NODE_VALIDATION_CRD } from '../lab/support/crds.ts';
+import { NV, writeNodeValidationStatus } from '../lab/support/node-validations.ts';
+import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -23,7 +23,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../chart/agent-process.ts';
+import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../lab/chart/agent-process.ts';
 import {
   jsonPatch,
   keysUnder,
@@ -34,16 +34,16 @@ import {
   refusal,
   strategicMergePatch,
   waitForAgentPolicy,
-} from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
+} from '../lab/chart/cluster.ts';
+import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
-import { CLI_MAIN } from '../hosts/paths.ts';
-import { type AggregatorProcess, closedPort, startAggregatorProcess } from '../support/aggregator-process.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createNode, podBoundIdentity } from '../controlplane/identities.ts';
-import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
-import { buildHost } from '../hosts/build-host.ts';
-import { statusOfCall, waitFor } from '../support/wait.ts';
+import { CLI_MAIN } from '../lab/hosts/paths.ts';
+import { type AggregatorProcess, closedPort, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
+import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
+import { buildHost } from '../lab/hosts/build-host.ts';
+import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -64,7 +64,7 @@ const nodeValidation = (name: string, nodeName = name) => ({
   spec: { nodeName },
 });
 
-const EXTENSIONS = path.join(PACKAGE_ROOT, 'test/chart/values-install-extensions.yaml');
+const EXTENSIONS = path.join(PACKAGE_ROOT, 'test/lab/chart/values-install-extensions.yaml');
 
 let installOutput = '';
 let agent: RunningAgent | undefined;

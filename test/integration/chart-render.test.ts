@@ -16,8 +16,8 @@ import type {
 } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
-import { ALL_ON_VALUES, CHART_DIR, findManifest, helm, type Manifest, renderChart } from '../chart/helm.ts';
-import { useControlPlane } from '../controlplane/client.ts';
+import { ALL_ON_VALUES, CHART_DIR, findManifest, helm, type Manifest, renderChart } from '../lab/chart/helm.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
 
 const cp = useControlPlane();
 const render = (args: string[] = []) => renderChart(cp.binDir, args);

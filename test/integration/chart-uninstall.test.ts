@@ -23,14 +23,14 @@ import {
   type V1Job,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../chart/agent-process.ts';
-import { keysUnder, kubeConfigFrom, markJobComplete, nodeValidationNames, nodeView, waitForAgentPolicy } from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createNode, podBoundIdentity } from '../controlplane/identities.ts';
-import { buildHost, type HostProfile } from '../hosts/build-host.ts';
-import { runCli } from '../hosts/run-cli.ts';
-import { statusOfCall, waitFor } from '../support/wait.ts';
+import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../lab/chart/agent-process.ts';
+import { keysUnder, kubeConfigFrom, markJobComplete, nodeValidationNames, nodeView, waitForAgentPolicy } from '../lab/chart/cluster.ts';
+import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
+import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
+import { runCli } from '../lab/hosts/run-cli.ts';
+import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locateBinaries } from '../controlplane/binaries.ts';
+import { locateBinaries } from '../lab/controlplane/binaries.ts';
 
 describe('a machine without the built control plane', () => {
   it('fails (never skips) with the command that builds it', async () => {

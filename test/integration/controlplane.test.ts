@@ -13,9 +13,9 @@ import {
   VersionApi,
 } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createNode, ensureNamespace, podBoundIdentity, whoAmI } from '../controlplane/identities.ts';
-import { statusOfCall, waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createNode, ensureNamespace, podBoundIdentity, whoAmI } from '../lab/controlplane/identities.ts';
+import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const run = promisify(execFile);
 const cp = useControlPlane();

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { DEMO_NODES } from '../../demo/nodes.ts';
-import { waitFor } from '../support/wait.ts';
+import { waitFor } from '../lab/support/wait.ts';
 
 let child: ChildProcess | undefined;
 let output = '';

@@ -2,7 +2,7 @@
  * End to end: does KubeVirt, configured as the chart's NOTES recommend, place VMs only where virtgate
  * found them able to run? Real kube-apiserver and kube-scheduler, one real `virtgate agent` process
  * per fake Node probing its own fixture host, the real aggregator process, and pods shaped like
- * virt-launcher (test/e2e/virt-launcher.ts). No kubelet runs, so pods are bound and never started:
+ * virt-launcher (test/lab/e2e/virt-launcher.ts). No kubelet runs, so pods are bound and never started:
  * where the scheduler binds them is the whole question.
  *
  * Why a stand-in here: six nodes of six different kinds cannot each run a kubelet on one machine.
@@ -48,20 +48,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GateResponse, gateResponseSchema } from '../../aggregator/http/schemas.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { createNode, ensureNamespace } from '../controlplane/identities.ts';
-import { readKubeVirt } from '../e2e/kubevirt-cr.ts';
-import { recommendedPlacement } from '../e2e/recommended-placement.ts';
-import { KVM_RESOURCE, type KubeVirtView, SCHEDULABLE_LABEL, virtLauncherPod, type VmSpec } from '../e2e/virt-launcher.ts';
-import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../hosts/build-host.ts';
-import { agentIdentity } from '../support/agent-identity.ts';
-import { allOrThrow } from '../support/all-or-throw.ts';
-import { type AgentProcess, startAgentProcess } from '../support/agent-process.ts';
-import { createKubeVirt, installKubeVirtCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../support/aggregator-process.ts';
-import { installCrd } from '../support/crds.ts';
-import { mergeNodeValidationStatus } from '../support/node-validations.ts';
-import { waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { createNode, ensureNamespace } from '../lab/controlplane/identities.ts';
+import { readKubeVirt } from '../lab/e2e/kubevirt-cr.ts';
+import { recommendedPlacement } from '../lab/e2e/recommended-placement.ts';
+import { KVM_RESOURCE, type KubeVirtView, SCHEDULABLE_LABEL, virtLauncherPod, type VmSpec } from '../lab/e2e/virt-launcher.ts';
+import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../lab/hosts/build-host.ts';
+import { agentIdentity } from '../lab/support/agent-identity.ts';
+import { allOrThrow } from '../lab/support/all-or-throw.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/support/agent-process.ts';
+import { createKubeVirt, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { mergeNodeValidationStatus } from '../lab/support/node-validations.ts';
+import { waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -1,6 +1,6 @@
 /**
  * KubeVirt missing, half installed or not ready yet, against the real API server with KubeVirt's
- * own CRDs (test/support/kubevirt-crds.ts): what the aggregator serves (API, summary, metrics,
+ * own CRDs (test/lab/support/kubevirt-crds.ts): what the aggregator serves (API, summary, metrics,
  * /readyz) and what `virtgate gate`, a real process, prints and exits with, for each state in turn:
  * no KubeVirt CRD; the CRD but no KubeVirt object; an object virt-operator has not acted on; one it
  * is still deploying (the status virt-operator v1.9.0 writes); a deployed one without
@@ -11,14 +11,14 @@ import { ApiextensionsV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResponse } from '../../aggregator/http/schemas.ts';
 import { summaryResponseSchema } from '../../aggregator/http/schemas.ts';
-import { useControlPlane } from '../controlplane/client.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
 import { OPERATOR_STATUS } from '../fixtures/aggregator/cluster-fixtures.ts';
-import { runCli } from '../hosts/run-cli.ts';
-import { createValidatedNode, createKubeVirt, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { check, type Harness, startAggregator } from '../support/aggregator-harness.ts';
-import { seriesValue } from '../support/aggregator-process.ts';
-import { installCrd } from '../support/crds.ts';
-import { waitFor } from '../support/wait.ts';
+import { runCli } from '../lab/hosts/run-cli.ts';
+import { createValidatedNode, createKubeVirt, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { check, type Harness, startAggregator } from '../lab/support/aggregator-harness.ts';
+import { seriesValue } from '../lab/support/aggregator-process.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;

@@ -1,5 +1,5 @@
 /**
- * The CRDs the tests install for KubeVirt and CDI (test/support/kubevirt-crds.ts) are KubeVirt's and
+ * The CRDs the tests install for KubeVirt and CDI (test/lab/support/kubevirt-crds.ts) are KubeVirt's and
  * CDI's own, and the real API server holds objects under them as it would in a cluster: the KubeVirt
  * CRD is the one KubeVirt's release ships (its generated manifests/generated/kv-resource.yaml) and
  * has a status subresource; the VMI CRD has none, and no status.evictionStrategy; the CDI CRD is
@@ -11,11 +11,11 @@ import path from 'node:path';
 import { ApiextensionsV1Api, CustomObjectsApi, type KubeConfig, loadYaml, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useControlPlane } from '../controlplane/client.ts';
-import { ensureNamespace } from '../controlplane/identities.ts';
-import { installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../support/aggregator-cluster.ts';
-import { installCrd } from '../support/crds.ts';
-import { cdiCrdFile, KUBEVIRT_VERSION, kubevirtCrdFile, vmiCrdFile } from '../support/kubevirt-crds.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { ensureNamespace } from '../lab/controlplane/identities.ts';
+import { installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { cdiCrdFile, KUBEVIRT_VERSION, kubevirtCrdFile, vmiCrdFile } from '../lab/support/kubevirt-crds.ts';
 
 const cp = useControlPlane();
 let admin: KubeConfig;

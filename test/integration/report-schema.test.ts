@@ -10,10 +10,10 @@ import { promisify } from 'node:util';
 import { CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storedNodeValidationSchema } from '../../core/report/schema.ts';
-import { useControlPlane } from '../controlplane/client.ts';
-import { installCrd } from '../support/crds.ts';
-import { createNodeValidation, writeNodeValidationStatus } from '../support/node-validations.ts';
-import { statusOf, waitFor } from '../support/wait.ts';
+import { useControlPlane } from '../lab/controlplane/client.ts';
+import { installCrd } from '../lab/support/crds.ts';
+import { createNodeValidation, writeNodeValidationStatus } from '../lab/support/node-validations.ts';
+import { statusOf, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
 const NV = { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations' } as const;

@@ -9,15 +9,15 @@
  */
 import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { keysUnder, nodeView } from '../chart/cluster.ts';
-import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../chart/helm.ts';
-import { AuditLog } from '../controlplane/audit.ts';
-import { PrometheusServer } from '../e2e/prometheus-server.ts';
-import { waitFor } from '../support/wait.ts';
-import { egressCounters } from './counters.ts';
-import { NODE_LAYOUT } from './layout.ts';
-import { checkStatuses, hostVerdict, imageValues, isReady, type Verdict, NS, podsOf as podsOfRelease, readyPod as readyPodOf, RELEASE } from './release.ts';
-import { statsSummary } from './stats.ts';
+import { keysUnder, nodeView } from '../lab/chart/cluster.ts';
+import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../lab/chart/helm.ts';
+import { AuditLog } from '../lab/controlplane/audit.ts';
+import { PrometheusServer } from '../lab/e2e/prometheus-server.ts';
+import { waitFor } from '../lab/support/wait.ts';
+import { egressCounters } from '../lab/node/counters.ts';
+import { NODE_LAYOUT } from '../lab/node/layout.ts';
+import { checkStatuses, hostVerdict, imageValues, isReady, type Verdict, NS, podsOf as podsOfRelease, readyPod as readyPodOf, RELEASE } from '../lab/node/release.ts';
+import { statsSummary } from '../lab/node/stats.ts';
 
 const node = inject('realNode');
 const admin = new KubeConfig();

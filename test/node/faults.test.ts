@@ -7,7 +7,7 @@
  *    Ready.
  * In both, no write in the fault window removed or changed a `virtgate.io/` label, set the
  * `VirtualizationReady` condition to another status, changed the NodeValidation's verdict or
- * deleted it: judged from the audit log's request bodies (test/support/audit-flaps.ts), so even a
+ * deleted it: judged from the audit log's request bodies (test/lab/support/audit-flaps.ts), so even a
  * flap undone a moment later counts. Afterwards the labels, condition and report equal
  * `virtgate check --json` run on this machine, and a foreign label and taint set before the
  * faults are still there. Each fault is written to the fault ledger (test/faults/ledger.ts); the
@@ -16,16 +16,16 @@
 import { CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod, type V1Taint } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
-import { nodeView, strategicMergePatch } from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
-import { AuditLog, type AuditEvent } from '../controlplane/audit.ts';
+import { nodeView, strategicMergePatch } from '../lab/chart/cluster.ts';
+import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
+import { AuditLog, type AuditEvent } from '../lab/controlplane/audit.ts';
 import { Fault } from '../faults/ledger.ts';
 import { sleep } from '../faults/settle.ts';
 import { census } from '../faults/survivors.ts';
-import { flapsIn, type PublishedBefore } from '../support/audit-flaps.ts';
-import { waitFor } from '../support/wait.ts';
-import { nodeControl } from './control.ts';
-import { checkStatuses, hostVerdict, imageValues, isReady, NS, podsOf, readyPod, RELEASE, type Verdict } from './release.ts';
+import { flapsIn, type PublishedBefore } from '../lab/support/audit-flaps.ts';
+import { waitFor } from '../lab/support/wait.ts';
+import { nodeControl } from '../lab/node/control.ts';
+import { checkStatuses, hostVerdict, imageValues, isReady, NS, podsOf, readyPod, RELEASE, type Verdict } from '../lab/node/release.ts';
 
 const node = inject('realNode');
 const admin = new KubeConfig();

@@ -1,11 +1,11 @@
 import type { TestProject } from 'vitest/node';
-import { locateBinaries } from '../controlplane/binaries.ts';
-import { locateKubevirt } from '../kubevirt/binaries.ts';
-import { buildGuestImages } from '../kubevirt/guest-images.ts';
-import { buildKubevirtImages } from '../kubevirt/images.ts';
-import { startNodeControl } from './control.ts';
-import { buildImages } from './images.ts';
-import { RealNode, type RealNodeInfo } from './real-node.ts';
+import { locateBinaries } from '../lab/controlplane/binaries.ts';
+import { locateKubevirt } from '../lab/kubevirt/binaries.ts';
+import { buildGuestImages } from '../lab/kubevirt/guest-images.ts';
+import { buildKubevirtImages } from '../lab/kubevirt/images.ts';
+import { startNodeControl } from '../lab/node/control.ts';
+import { buildImages } from '../lab/node/images.ts';
+import { RealNode, type RealNodeInfo } from '../lab/node/real-node.ts';
 
 /** What the KubeVirt tests (kubevirt.test.ts) get: KubeVirt's commands and the guests' containerDisks. */
 export interface KubevirtInfo {

@@ -1,6 +1,6 @@
 /**
  * KubeVirt itself as the judge. Real KubeVirt v1.9.0 (built from source, images on Debian
- * trixie, test/kubevirt) is installed on the real node as users install it — the operator's
+ * trixie, test/lab/kubevirt) is installed on the real node as users install it — the operator's
  * manifest, then a KubeVirt CR whose `spec.workloads.nodePlacement` selects
  * `virtgate.io/ready=true` — and the truth of every assertion below is KubeVirt's: the
  * virt-handler DaemonSet's placement, the node labels virt-handler writes, the VMI's phase, the
@@ -13,14 +13,14 @@
 import { existsSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mergePatch, nodeView } from '../chart/cluster.ts';
-import { CHART_DIR, helm, helmOk } from '../chart/helm.ts';
-import { runCli } from '../hosts/run-cli.ts';
-import { waitFor } from '../support/wait.ts';
-import { hasBootsectorMarker, parseLinuxGuestLine } from '../kubevirt/guest-images.ts';
-import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../kubevirt/deploy.ts';
-import { createVmi, guestConsole, launcherPod, readVmi, schedulingVerdict, tinyVmi } from '../kubevirt/vmi.ts';
-import { imageValues, NS, RELEASE } from './release.ts';
+import { mergePatch, nodeView } from '../lab/chart/cluster.ts';
+import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
+import { runCli } from '../lab/hosts/run-cli.ts';
+import { waitFor } from '../lab/support/wait.ts';
+import { hasBootsectorMarker, parseLinuxGuestLine } from '../lab/kubevirt/guest-images.ts';
+import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../lab/kubevirt/deploy.ts';
+import { createVmi, guestConsole, launcherPod, readVmi, schedulingVerdict, tinyVmi } from '../lab/kubevirt/vmi.ts';
+import { imageValues, NS, RELEASE } from '../lab/node/release.ts';
 
 const node = inject('realNode');
 const kubevirt = inject('kubevirt');

@@ -1,0 +1,45 @@
+import type { CheckFamily, ProbeContext } from '../family.ts';
+import { describeRead, readHostFile } from '../host/files.ts';
+import type { Observation } from '../observation.ts';
+import { type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
+import type { CheckResultOf } from '../result.ts';
+
+/** Hardware virtualization in the CPU, from proc/cpuinfo. */
+const IDS = ['cpu.virtualization'] as const;
+type CpuCheckId = (typeof IDS)[number];
+
+export interface CpuFamilyFacts {
+  cpu: Observation<CpuFacts>;
+}
+
+async function probeCpu({ hostRoot }: ProbeContext): Promise<CpuFamilyFacts> {
+  const read = await readHostFile(hostRoot, 'proc/cpuinfo');
+  if (read.state !== 'ok') return { cpu: { state: 'unknown', reason: describeRead('proc/cpuinfo', read) } };
+  return { cpu: parseCpuinfo(read.text) };
+}
+
+function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<CpuCheckId> {
+  const id = 'cpu.virtualization';
+  if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
+  const { arch, vendor, model, vmx, svm } = cpu.value;
+  const observed = { arch, vendor, model, vmx, svm };
+  if (arch === 'arm64') {
+    return { id, status: 'pass', message: 'arm64: KVM needs no CPU flag; /dev/kvm decides', observed };
+  }
+  if (vmx) return { id, status: 'pass', message: 'Intel VT-x (vmx) is available', observed };
+  if (svm) return { id, status: 'pass', message: 'AMD-V (svm) is available', observed };
+  return {
+    id,
+    status: 'fail',
+    message: 'the CPU shows neither vmx nor svm: hardware virtualization is absent or disabled',
+    hint: 'Enable VT-x/AMD-V in the firmware, or use a bare-metal instance (on EKS: *.metal). Without it only KubeVirt useEmulation works.',
+    observed,
+  };
+}
+
+export const cpuFamily = {
+  ids: IDS,
+  probe: probeCpu,
+  evaluate: (facts: CpuFamilyFacts) => [evaluateCpuVirtualization(facts.cpu)],
+  example: { cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } } } satisfies CpuFamilyFacts,
+} satisfies CheckFamily;

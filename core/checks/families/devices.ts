@@ -1,0 +1,245 @@
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { DeviceSpec } from '../host/device-numbers.ts';
+import type { CheckFamily, ProbeContext } from '../family.ts';
+import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
+import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
+import type { Observation } from '../observation.ts';
+import type { CheckResultOf } from '../result.ts';
+
+/** The device nodes KubeVirt needs: /dev/kvm, /dev/net/tun and /dev/vhost-net, opened for real. */
+const IDS = ['dev.kvm', 'dev.tun', 'dev.vhost-net'] as const;
+type DeviceCheckId = (typeof IDS)[number];
+
+export type FileKind = 'char' | 'block' | 'file' | 'directory' | 'other';
+
+export type DeviceFacts =
+  | { path: string; state: 'missing' }
+  | {
+      path: string;
+      state: 'present';
+      kind: FileKind;
+      major: number;
+      minor: number;
+      /** The major:minor the probe required, e.g. `10:232`. */
+      expected: string;
+      /** True when a test override replaced the kernel's numbers (see DeviceSpec). */
+      overridden: boolean;
+      /** `ok`, or the errno code of open(O_RDWR): EACCES, ENODEV, EPERM, ... */
+      open: string;
+    }
+  | { path: string; state: 'unknown'; reason: string };
+
+export interface DevicesFamilyFacts {
+  kvm: DeviceFacts;
+  tun: DeviceFacts;
+  vhostNet: DeviceFacts;
+  /** Which module serves /dev/kvm (kvm-provider.ts). */
+  kvmProvider: Observation<KvmProvider>;
+}
+
+// Linux dev_t encoding (glibc gnu_dev_major / gnu_dev_minor), valid for 32- and 64-bit dev_t.
+export function devMajor(rdev: number): number {
+  return Number(((BigInt(rdev) >> 8n) & 0xfffn) | ((BigInt(rdev) >> 32n) & ~0xfffn));
+}
+export function devMinor(rdev: number): number {
+  return Number((BigInt(rdev) & 0xffn) | ((BigInt(rdev) >> 12n) & ~0xffn));
+}
+
+function kindOf(info: Awaited<ReturnType<typeof stat>>): FileKind {
+  if (info.isCharacterDevice()) return 'char';
+  if (info.isBlockDevice()) return 'block';
+  if (info.isFile()) return 'file';
+  if (info.isDirectory()) return 'directory';
+  return 'other';
+}
+
+/**
+ * Checks that a device node exists with the expected numbers, then opens it read-write.
+ * virt-host-validate only calls access(), which passes on a node whose driver is not loaded;
+ * open() returns ENODEV there, which is what QEMU would meet.
+ */
+export async function probeDevice(hostRoot: string, spec: DeviceSpec): Promise<DeviceFacts> {
+  const full = hostPath(hostRoot, spec.path);
+  let info;
+  try {
+    info = await stat(full);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { path: spec.path, state: 'missing' };
+    return { path: spec.path, state: 'unknown', reason: `stat ${spec.path}: ${errorDetail(error)}` };
+  }
+  const kind = kindOf(info);
+  const isDevice = kind === 'char' || kind === 'block';
+  const present = {
+    path: spec.path,
+    state: 'present' as const,
+    kind,
+    major: isDevice ? devMajor(info.rdev) : 0,
+    minor: isDevice ? devMinor(info.rdev) : 0,
+    expected: `${spec.major}:${spec.minor}`,
+    overridden: spec.overridden === true,
+  };
+  // Never open a node that is not the device we expect: another device may act on open.
+  if (kind !== 'char' || present.major !== spec.major || present.minor !== spec.minor) return { ...present, open: 'skipped' };
+  try {
+    const handle = await open(full, constants.O_RDWR | constants.O_NONBLOCK);
+    await handle.close();
+    return { ...present, open: 'ok' };
+  } catch (error) {
+    return { ...present, open: errnoCode(error) };
+  }
+}
+
+interface DeviceRule {
+  id: DeviceCheckId;
+  /** What a missing or unusable device costs: KVM and TUN are required, vhost-net only speeds networking up. */
+  severity: 'fail' | 'warn';
+  /** What to do when the device is absent or its driver is not loaded. */
+  loadHint: string;
+}
+
+export const DEVICE_RULES = {
+  kvm: {
+    id: 'dev.kvm',
+    severity: 'fail',
+    loadHint:
+      'Load kvm_intel or kvm_amd and enable VT-x/AMD-V in the firmware. On AWS only *.metal instances expose KVM.',
+  },
+  tun: {
+    id: 'dev.tun',
+    severity: 'fail',
+    loadHint: 'Load the tun module (modprobe tun); without it VMs get no network at all.',
+  },
+  vhostNet: {
+    id: 'dev.vhost-net',
+    severity: 'warn',
+    loadHint: 'Load the vhost_net module (modprobe vhost_net) for in-kernel virtio networking.',
+  },
+} as const satisfies Record<string, DeviceRule>;
+
+const KIND_PHRASE: Record<FileKind, string> = {
+  char: 'a character device',
+  block: 'a block device',
+  file: 'a regular file',
+  directory: 'a directory',
+  other: 'a FIFO, socket or other special file',
+};
+
+export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResultOf<DeviceCheckId> {
+  const { id, severity } = rule;
+  const path = `/${device.path}`;
+  if (device.state === 'unknown') return { id, status: 'error', message: `could not inspect ${path}: ${device.reason}` };
+  if (device.state === 'missing') {
+    return { id, status: severity, message: `${path} does not exist`, hint: rule.loadHint, observed: { path } };
+  }
+  const observed = {
+    path,
+    kind: device.kind,
+    major: device.major,
+    minor: device.minor,
+    expected: device.expected,
+    open: device.open,
+    ...(device.overridden ? { overridden: true } : {}),
+  };
+  const numbers = `${device.major}:${device.minor}`;
+  const want = device.expected;
+  const note = device.overridden ? ' [test override of device numbers]' : '';
+  if (device.kind !== 'char') {
+    return {
+      id,
+      status: severity,
+      message: `${path} is ${KIND_PHRASE[device.kind]}, not a character device`,
+      hint: `Remove it and let the kernel (devtmpfs) create the ${want} character device.`,
+      observed,
+    };
+  }
+  if (numbers !== want) {
+    return {
+      id,
+      status: severity,
+      message: `${path} is character device ${numbers}, expected ${want}`,
+      hint: `Recreate it as a ${want} character device (mknod ${path} c ${want.replace(':', ' ')}).`,
+      observed,
+    };
+  }
+  switch (device.open) {
+    case 'ok':
+      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write${note}`, observed };
+    case 'ENODEV':
+    case 'ENXIO':
+      return {
+        id,
+        status: severity,
+        message: `${path} exists but its driver is not loaded (open: ${device.open})`,
+        hint: rule.loadHint,
+        observed,
+      };
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return {
+        id,
+        status: severity,
+        message: `${path} exists but cannot be opened read-write (${device.open})`,
+        hint: 'Run virtgate as root in a privileged container; check the file mode and the device cgroup.',
+        observed,
+      };
+    default:
+      return { id, status: 'error', message: `opening ${path} failed with ${device.open}; cannot tell whether it works`, observed };
+  }
+}
+
+async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
+  const [kvm, tun, vhostNet, kvmProvider] = await Promise.all([
+    probeDevice(hostRoot, devices.kvm),
+    probeDevice(hostRoot, devices.tun),
+    probeDevice(hostRoot, devices['vhost-net']),
+    probeKvmProvider(hostRoot),
+  ]);
+  return { kvm, tun, vhostNet, kvmProvider };
+}
+
+/**
+ * dev.kvm, with what its provider means: /dev/kvm served by kvm_pvm opens and runs a tiny guest,
+ * yet it is paravirtual KVM, so it is never `pass` (and the tier never `hardware`).
+ */
+export function evaluateKvmDevice(device: DeviceFacts, provider: Observation<KvmProvider>): CheckResultOf<DeviceCheckId> {
+  const result = evaluateDevice(device, DEVICE_RULES.kvm);
+  if (result.status !== 'pass' || provider.state !== 'ok' || provider.value.module !== 'kvm_pvm') return result;
+  return {
+    ...result,
+    status: 'warn',
+    message: `${result.message}, but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot`,
+    hint: 'KubeVirt needs hardware virtualization (kvm_intel with VT-x or kvm_amd with AMD-V): use a bare-metal node or a VM with nested virtualization. Until then VMs can only run emulated (useEmulation).',
+    observed: { ...result.observed, provider: 'kvm_pvm' },
+  };
+}
+
+/** A device node with the expected numbers that opens read-write: the example host's. */
+const present = (path: string, major: number, minor: number): DeviceFacts => ({
+  path,
+  state: 'present',
+  kind: 'char',
+  major,
+  minor,
+  expected: `${major}:${minor}`,
+  overridden: false,
+  open: 'ok',
+});
+
+export const devicesFamily = {
+  ids: IDS,
+  probe: probeDevices,
+  evaluate: (facts: DevicesFamilyFacts) => [
+    evaluateKvmDevice(facts.kvm, facts.kvmProvider),
+    evaluateDevice(facts.tun, DEVICE_RULES.tun),
+    evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
+  ],
+  example: {
+    kvm: present('dev/kvm', 10, 232),
+    tun: present('dev/net/tun', 10, 200),
+    vhostNet: present('dev/vhost-net', 10, 238),
+    kvmProvider: { state: 'ok', value: { module: 'kvm_intel', seen: ['kvm', 'kvm_intel'] } },
+  } satisfies DevicesFamilyFacts,
+} satisfies CheckFamily;

@@ -1,0 +1,114 @@
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { StepRecord } from '../../kvm/guest-steps.ts';
+import { type GuestRun, runGuest } from '../../kvm/run-guest.ts';
+import { DEVICE_SPECS } from '../host/device-numbers.ts';
+import { type DeviceFacts, type DevicesFamilyFacts, devMajor, devMinor } from './devices.ts';
+import type { CheckFamily, ProbeContext } from '../family.ts';
+import { hostPath } from '../host/files.ts';
+import type { CheckResultOf } from '../result.ts';
+
+/**
+ * kvm.run: a tiny guest through the KVM API (core/kvm/), bounded in time. It proves that KVM
+ * creates a VM and a vCPU and runs guest code to an I/O exit and HLT; it is not a boot. It can
+ * only make the verdict worse: a failure blocks `ready`, a success never changes the tier.
+ */
+const IDS = ['kvm.run'] as const;
+type KvmRunCheckId = (typeof IDS)[number];
+
+export type KvmRunFacts = { state: 'not-run'; reason: string } | (GuestRun & { state: 'ran'; devicePath: string });
+
+export interface KvmRunFamilyFacts {
+  kvmRun: KvmRunFacts;
+}
+
+const KVM = DEVICE_SPECS.kvm;
+
+const isRealKvmNode = (info: Stats): boolean => info.isCharacterDevice() && devMajor(info.rdev) === KVM.major && devMinor(info.rdev) === KVM.minor;
+
+/** Why the guest is not run here, or undefined when it should be. */
+async function reasonNotToRun({ hostRoot, devices, kvmRun }: ProbeContext): Promise<string | undefined> {
+  if (kvmRun?.enabled === false) return 'turned off (--no-kvm-run)';
+  if (kvmRun?.devicePath !== undefined) return undefined;
+  if (process.arch !== 'x64') return `the tiny guest is x86 code and this node is ${process.arch}`;
+  if (path.resolve(hostRoot) === '/') return undefined;
+  // Under another host root, only the kernel's own 10:232 node: a fixture's stand-in must never be driven by KVM ioctls.
+  if (devices.kvm.overridden) return `under --host-root ${hostRoot} the kvm device numbers are a test override (${devices.kvm.major}:${devices.kvm.minor}), not the real ${KVM.major}:${KVM.minor}`;
+  const info = await stat(hostPath(hostRoot, KVM.path)).catch(() => undefined);
+  if (!info || !isRealKvmNode(info)) return `under --host-root ${hostRoot}, dev/kvm is not the real ${KVM.major}:${KVM.minor} character device`;
+  return undefined;
+}
+
+async function probeKvmRun(context: ProbeContext): Promise<KvmRunFamilyFacts> {
+  const reason = await reasonNotToRun(context);
+  if (reason !== undefined) return { kvmRun: { state: 'not-run', reason } };
+  const { enabled: _enabled, devicePath: seamPath, ...seams } = context.kvmRun ?? { enabled: true };
+  const devicePath = seamPath ?? hostPath(context.hostRoot, KVM.path);
+  const run = await runGuest({ ...seams, devicePath });
+  return { kvmRun: { state: 'ran', devicePath, ...run } };
+}
+
+/** A remedy for the errno a KVM step failed with. */
+const ERRNO_HINTS: Record<string, string> = {
+  EBUSY: 'Another hypervisor (VirtualBox, VMware) holds VT-x/AMD-V on this node: stop it.',
+  ENOMEM: 'KVM could not allocate for the VM (kubevirt/kubevirt#3708): check the memory cgroup limit of the pod and free memory on the node.',
+  EACCES: 'Run virtgate privileged as root; check the /dev/kvm mode and the device cgroup.',
+  EPERM: 'A seccomp profile or the device cgroup denies KVM ioctls: run virtgate privileged with seccomp Unconfined.',
+  ENOTTY: 'The node at /dev/kvm does not answer KVM ioctls: it is not the KVM device. Recreate it (mknod /dev/kvm c 10 232) or load kvm_intel/kvm_amd.',
+  ENODEV: 'The KVM driver is not loaded: load kvm_intel or kvm_amd.',
+  ENOENT: 'There is no /dev/kvm: load kvm_intel or kvm_amd and enable VT-x/AMD-V in the firmware.',
+};
+
+const opens = (device: DeviceFacts): boolean => device.state === 'present' && device.open === 'ok';
+
+const stepsSummary = (steps: StepRecord[]): string[] => steps.map((step) => (step.ok ? step.step : `${step.step}: ${step.errno ?? step.detail ?? 'failed'}`));
+
+export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'>): CheckResultOf<KvmRunCheckId> {
+  const id: KvmRunCheckId = 'kvm.run';
+  const run = facts.kvmRun;
+  if (run.state === 'not-run') return { id, status: 'skip', message: `tiny KVM guest not run: ${run.reason}` };
+  const observed = { outcome: run.outcome, devicePath: run.devicePath, durationMs: run.durationMs, steps: stepsSummary(run.steps) };
+  switch (run.outcome) {
+    case 'halted': {
+      const pvm = facts.kvmProvider.state === 'ok' && facts.kvmProvider.value.module === 'kvm_pvm';
+      const caveat = pvm ? '; KVM is kvm_pvm here, so ordinary guest kernels may still not boot' : '';
+      return {
+        id,
+        status: 'pass',
+        message: `a tiny guest ran through the KVM API: it wrote 0x${run.ioByte.toString(16)} to port 0x${run.ioPort.toString(16)} and halted (${run.durationMs} ms)${caveat}`,
+        observed,
+      };
+    }
+    case 'error':
+      return { id, status: 'error', message: `could not run the tiny KVM guest: ${run.reason}`, observed };
+    case 'timeout':
+      return {
+        id,
+        status: 'fail',
+        message: `the tiny KVM guest did not finish within ${run.boundMs} ms (${run.failedStep} had not returned); it was killed`,
+        hint: 'KVM accepted the VM but does not run it to completion: check dmesg for kvm errors, and the KVM provider.',
+        observed: { ...observed, failedStep: run.failedStep, boundMs: run.boundMs },
+      };
+    case 'failed': {
+      const why = run.errno ?? run.detail ?? 'failed';
+      const hint = run.errno ? ERRNO_HINTS[run.errno] : undefined;
+      const result = {
+        id,
+        message: `the tiny KVM guest failed at ${run.failedStep}: ${why}`,
+        ...(hint ? { hint } : {}),
+        observed: { ...observed, failedStep: run.failedStep, ...(run.errno ? { errno: run.errno } : {}) },
+      };
+      // /dev/kvm not opening is dev.kvm's failure, already counted in the tier; everything past it is kvm.run's own.
+      if (run.failedStep === 'open' && !opens(facts.kvm)) return { ...result, status: 'skip', message: `${result.message} (dev.kvm reports the device)` };
+      return { ...result, status: 'fail' };
+    }
+  }
+}
+
+export const kvmRunFamily = {
+  ids: IDS,
+  probe: probeKvmRun,
+  evaluate: (facts: KvmRunFamilyFacts & DevicesFamilyFacts) => [evaluateKvmRun(facts)],
+  example: { kvmRun: { state: 'not-run', reason: 'turned off (--no-kvm-run)' } } satisfies KvmRunFamilyFacts,
+} satisfies CheckFamily;

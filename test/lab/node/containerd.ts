@@ -1,0 +1,117 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { ManagedProcess } from '../controlplane/process.ts';
+import { waitFor } from '../support/wait.ts';
+import { NODE_LAYOUT } from './layout.ts';
+
+/** Debian's containerd (1.6), runc and CNI plugins: where the packages put them. */
+const CNI_BIN_DIR = '/usr/lib/cni';
+
+export interface Containerd {
+  process: ManagedProcess;
+  socket: string;
+  /** `ctr` against this containerd, in the CRI's namespace. */
+  ctr(args: string[]): Promise<string>;
+}
+
+/**
+ * containerd with its CRI plugin, all of its state under the node's directory, runc as the only
+ * runtime (crun refuses this cgroup v1 hybrid layout: "cgroups in hybrid mode not supported").
+ */
+export async function startContainerd(sandboxImage: string): Promise<Containerd> {
+  const root = path.join(NODE_LAYOUT.root, 'containerd');
+  const socket = path.join(NODE_LAYOUT.root, 'containerd.sock');
+  const cniConfDir = path.join(NODE_LAYOUT.root, 'cni', 'net.d');
+  await mkdir(cniConfDir, { recursive: true });
+  await writeFile(path.join(cniConfDir, '10-virtgate-node.conflist'), JSON.stringify(cniConfig(), null, 2));
+  const config = path.join(NODE_LAYOUT.root, 'containerd.toml');
+  await writeFile(config, containerdConfig(root, socket, cniConfDir, sandboxImage));
+
+  // containerd runs as PID 1 of its own PID namespace, with its own /proc, and so do the pods
+  // that ask for the host's (hostPID): KubeVirt's virt-handler enters `/proc/1/ns/mnt`
+  // (virt-chroot), which this machine's own PID 1 refuses even to root. The new /proc needs a
+  // mount namespace of its own: a slave of the host's (the kubelet's volume mounts reach the
+  // containers) and shared within (containerd requires shared mounts for Bidirectional
+  // propagation), so nothing mounted in it reaches the host. --kill-child: stopping it stops every
+  // container, as a node's reboot would.
+  const inNamespace = 'mount --make-rslave / && mount --make-rshared / && mount -t proc proc /proc && exec containerd --config "$0"';
+  const process = new ManagedProcess('containerd', NODE_LAYOUT.root, 'unshare', () => [
+    '--pid', '--fork', '--kill-child', '--mount', '--propagation', 'unchanged', 'sh', '-c', inNamespace, config,
+  ]);
+  await process.start();
+  const ctr = async (args: string[]): Promise<string> =>
+    (await execa('ctr', ['--address', socket, '--namespace', 'k8s.io', ...args], { timeout: 300_000 })).stdout;
+  await waitFor('containerd to answer', async () => ((await ctr(['version'])) ? true : undefined), 30_000, 250);
+  return { process, socket, ctr };
+}
+
+function containerdConfig(root: string, socket: string, cniConfDir: string, sandboxImage: string): string {
+  return `version = 2
+root = "${path.join(root, 'root')}"
+state = "${path.join(root, 'state')}"
+# Snapshotters this machine has no use for, so they do not log their absence.
+disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper", "io.containerd.tracing.processor.v1.otlp", "io.containerd.internal.v1.tracing"]
+
+[grpc]
+  address = "${socket}"
+
+[ttrpc]
+  address = "${socket}.ttrpc"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "${path.join(root, 'opt')}"
+
+[plugins."io.containerd.grpc.v1.cri"]
+  # Built locally (test/lab/node/pause) and imported: no registry is reachable.
+  sandbox_image = "${sandboxImage}"
+  # Without CAP_SYS_RESOURCE, raising a process's oom_score_adj fails ("write to
+  # /proc/self/oom_score_adj: Permission denied"); this keeps it at or above the current value.
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "runc"
+        Root = "${path.join(root, 'runc')}"
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "${CNI_BIN_DIR}"
+    conf_dir = "${cniConfDir}"
+    max_conf_num = 1
+`;
+}
+
+/**
+ * Pods on the suite's bridge: no masquerade, and the bridge is not made a gateway by the plugin
+ * (that would turn IP forwarding on); the pods' default route points at the node's address,
+ * where only the API server and the kubelet answer.
+ */
+function cniConfig(): object {
+  return {
+    cniVersion: '0.4.0',
+    name: 'virtgate-node',
+    plugins: [
+      {
+        type: 'bridge',
+        bridge: NODE_LAYOUT.bridge,
+        isGateway: false,
+        ipMasq: false,
+        hairpinMode: true,
+        ipam: {
+          type: 'host-local',
+          dataDir: path.join(NODE_LAYOUT.root, 'cni', 'ipam'),
+          ranges: [[{ subnet: NODE_LAYOUT.podSubnet, gateway: NODE_LAYOUT.gateway }]],
+          routes: [{ dst: '0.0.0.0/0', gw: NODE_LAYOUT.gateway }],
+        },
+      },
+      // hostPort support, without its masquerade of hairpin traffic.
+      { type: 'portmap', capabilities: { portMappings: true }, snat: false },
+    ],
+  };
+}
