@@ -54,8 +54,13 @@ export function nodeLabelsTaintsExporter(api: NodeApi, settings: NodeSettings, g
       await retryOnConflict(
         async () => {
           let changes = diff(desired, node, keys);
-          if (changes.taints.add.length > 0) {
-            guardAnswer ??= await guard.mayTaint(node);
+          const wantsTaint = desired.taints.present.some((taint) => taint.key === keys.notReadyTaint);
+          const carriesTaint = (node.spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
+          if (wantsTaint) {
+            // A node that already carries the taint asks again on every publish: its re-check right
+            // after tainting may have come before a node that failed at the same moment was seen,
+            // and only a later look can bring the pool back within the share.
+            guardAnswer ??= carriesTaint ? await guard.mayKeepTaint(node) : await guard.mayTaint(node);
             const answer = guardAnswer;
             if (!answer.allowed) {
               refuse(answer.reason);
