@@ -11,8 +11,7 @@ import {
   type V1Taint,
 } from '@kubernetes/client-node';
 import { apiFailure, isNotFound } from '../core/kube/api-error.ts';
-import { listAll, PAGE_SIZE } from '../core/kube/list.ts';
-import { nodePages } from '../core/kube/pages.ts';
+import { listAll, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';

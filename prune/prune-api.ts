@@ -1,8 +1,7 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Node } from '@kubernetes/client-node';
 import { isNotFound } from '../core/kube/api-error.ts';
-import { listAll, PAGE_SIZE } from '../core/kube/list.ts';
+import { clusterObjectPages, listAll, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
-import { clusterObjectPages, nodePages } from '../core/kube/pages.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
 import type { MetadataPatch } from './plan.ts';
 

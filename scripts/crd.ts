@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { stringify } from 'yaml';
+import { isRecord } from '../core/json.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import { READY_CONDITION, storedNodeValidationSchema } from '../core/report/schema.ts';
 
@@ -32,9 +33,7 @@ const HEADER = `# NodeValidation: one per Node (same name), written by that node
 # GENERATED from core/report/schema.ts by \`npm run generate:crd\`: edit the schema, not this file.
 `;
 
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isSchema: (value: unknown) => value is JsonSchema = isRecord;
 
 /**
  * zod's JSON Schema, made acceptable to a kube-apiserver as a structural schema:

@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
+import { healthRoutes } from '../../core/http/health-routes.ts';
 import type { ReportSource } from '../service/types.ts';
 import { registerApi } from './api.ts';
-import { registerHealth } from './health.ts';
 import { registerPage } from './page.ts';
 
 /**
@@ -12,7 +12,8 @@ import { registerPage } from './page.ts';
 export function buildHttp(source: ReportSource, registry: Registry, options: { pageDirectory?: string; onWarning?: (message: string) => void } = {}): FastifyInstance {
   const app = Fastify({ logger: false });
   registerApi(app, source);
-  registerHealth(app, source, registry);
+  // /readyz: synced, no watch broken, and a report exists.
+  app.register(healthRoutes, { registry, readiness: () => source.status() });
   app.register(async (scope) => registerPage(scope, options.pageDirectory, options.onWarning));
   return app;
 }

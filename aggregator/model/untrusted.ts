@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isRecord } from '../../core/json.ts';
 
 /**
  * Helpers for reading objects virtgate does not trust (anything from the API server: a node's
@@ -15,9 +16,7 @@ export function safely<T>(narrow: () => T, fallback: T): T {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../../core/json.ts';
 
 /** Keeps the string values of a map (labels, nodeSelector); drops everything else. */
 export function stringMap(value: unknown, maxEntries = 1000): Record<string, string> {

@@ -7,8 +7,7 @@ import {
   Observable,
   type ObservableMiddleware,
 } from '@kubernetes/client-node';
-import { listPage, type PageFetcher } from '../../core/kube/list.ts';
-import { clusterObjectPages, nodePages } from '../../core/kube/pages.ts';
+import { allNamespacesObjectPages, clusterObjectPages, crdPages, nodePages, type PageFetcher } from '../../core/kube/list.ts';
 import { requestOptions } from '../../core/kube/request-options.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
 import { watchPath } from '../../core/kube/watch.ts';
@@ -89,8 +88,7 @@ export function crdClient(kc: KubeConfig, crdName: string, options: ClientOption
   const api = kc.makeApiClient(ApiextensionsV1Api);
   const fieldSelector = `metadata.name=${crdName}`;
   return {
-    list: async ({ limit, continueToken }) =>
-      listPage(await api.listCustomResourceDefinition({ fieldSelector, limit, _continue: continueToken }, callOptions(options))),
+    list: crdPages(api, () => callOptions(options), { fieldSelector }),
     watch: watcher(kc, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', options, { fieldSelector }),
   };
 }
@@ -98,12 +96,9 @@ export function crdClient(kc: KubeConfig, crdName: string, options: ClientOption
 /** KubeVirt objects across all namespaces, or the cluster-scoped CDI objects. */
 export function customResourceClient(kc: KubeConfig, resource: CustomResource, options: ClientOptions): ResourceClient {
   const custom = kc.makeApiClient(CustomObjectsApi);
-  const { group, version, plural } = resource;
+  const pages = resource.namespaced ? allNamespacesObjectPages : clusterObjectPages;
   return {
-    list: resource.namespaced
-      ? async ({ limit, continueToken }) =>
-          listPage(await custom.listCustomObjectForAllNamespaces({ group, version, resourcePlural: plural, limit, _continue: continueToken }, callOptions(options)))
-      : clusterObjectPages(custom, resource, () => callOptions(options)),
-    watch: watcher(kc, `/apis/${group}/${version}/${plural}`, options),
+    list: pages(custom, resource, () => callOptions(options)),
+    watch: watcher(kc, `/apis/${resource.group}/${resource.version}/${resource.plural}`, options),
   };
 }
