@@ -57,10 +57,7 @@ export class Agent {
     this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (resource, code) => this.metrics.recordWrite(resource, code));
     this.publisherSettings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
     this.publisher = new Publisher(this.api, this.publisherSettings, this.metrics, log, () => this.now());
-    this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
-      serverTimeoutSeconds: 300,
-      staleAfterMs: 360_000,
-    });
+    this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log);
     this.http = agentHttp(this.metrics.registry, { readiness: () => this.readiness() });
   }
 
@@ -81,7 +78,7 @@ export class Agent {
   async stop(graceMs = 20_000): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
-    this.watch.stop();
+    void this.watch.stop();
     if (this.publishing) {
       await Promise.race([this.publishing, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     }

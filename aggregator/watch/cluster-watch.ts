@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { DEFAULT_WATCH_TIMING, INACTIVITY_BACKSTOP_MS } from '../../core/kube/watch-loop.ts';
 import type { NodeModel } from '../model/node.ts';
 import type { ReportParse } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
@@ -63,8 +64,8 @@ export class ClusterWatch {
     this.timing = options.timing;
     this.onChange = options.onChange;
     this.onStatus = options.onStatus ?? (() => undefined);
-    const staleAfterMs = options.timing?.staleAfterMs ?? 330_000;
-    this.clientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: staleAfterMs + 30_000, signal: this.stopping.signal };
+    const staleAfterMs = options.timing?.staleAfterMs ?? DEFAULT_WATCH_TIMING.staleAfterMs;
+    this.clientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: staleAfterMs + INACTIVITY_BACKSTOP_MS, signal: this.stopping.signal };
     this.nodes = this.reflector('nodes', nodesClient(this.kc, this.clientOptions), keepNode, this.onChange);
     this.reports = this.reflector('nodevalidations', nodeValidationsClient(this.kc, this.clientOptions), keepReport, this.onChange);
     this.crds = {
