@@ -1,7 +1,8 @@
 import { ApiextensionsV1Api, type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
-import { retryApiCall } from '../../core/kube/retry.ts';
+import { DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
+import { retryApiCall, retryPolicy } from '../../core/kube/retry.ts';
 import { parseNode } from '../model/node.ts';
 import { parseNodeValidation } from '../model/report.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
@@ -103,7 +104,7 @@ const TRANSIENT = (status: number) => status === 0 || status === 429 || status >
 
 async function withRetries<T>(what: string, server: string, call: () => Promise<T>, retries: number): Promise<T> {
   try {
-    return await retryApiCall(call, { retries, minTimeout: 500, maxTimeout: 30_000, shouldRetry: (error) => TRANSIENT(apiFailure(error).status) });
+    return await retryApiCall(call, retryPolicy(DEFAULT_BACKOFF, retries, (error) => TRANSIENT(apiFailure(error).status)));
   } catch (error) {
     const failure = apiFailure(error);
     if (failure.status === 404) throw new NotServed(what);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff, backoffDelay, retryDelay } from './backoff.ts';
+import { Backoff, backoffDelay, retryAfterOf, retryDelay } from './backoff.ts';
 
 const policy = { baseMs: 500, maxMs: 30_000 };
 
@@ -49,5 +49,20 @@ describe('Backoff', () => {
     const backoff = new Backoff({ ...policy, maxRetryAfterMs: Infinity });
     expect(backoff.fail(120)).toBe(120_000);
     expect(backoff.failures).toBe(1);
+  });
+});
+
+describe('retryAfterOf', () => {
+  /** Shaped as client-node's ApiException: the status in `code`, the response headers alongside. */
+  const apiError = (headers: Record<string, string>) => Object.assign(new Error('HTTP 429'), { code: 429, headers });
+
+  it("reads a 429's Retry-After header in ms, capped", () => {
+    expect(retryAfterOf(apiError({ 'Retry-After': '3' }), 30_000)).toBe(3000);
+    expect(retryAfterOf(apiError({ 'retry-after': '600' }), 30_000)).toBe(30_000);
+  });
+
+  it('is undefined without one', () => {
+    expect(retryAfterOf(apiError({}), 30_000)).toBeUndefined();
+    expect(retryAfterOf(new Error('connection refused'), 30_000)).toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
+import { apiFailure } from './api-error.ts';
+
 /**
  * Exponential backoff with full jitter (AWS's "full jitter"): after the n-th consecutive failure,
  * wait a uniformly random time in [0, min(max, base * 2^(n-1))). Jitter keeps many agents or
  * aggregators (or many watches of one) from coming back to a recovering API server in step.
- * Every reconnect and retry timer in virtgate takes its delay from here; loops that simply retry
- * one call use p-retry through retry.ts.
+ * Every reconnect and retry timer in virtgate takes its delay from here (the watch loop, the
+ * agent's publish retries, the server-version read); loops that simply retry one call use p-retry
+ * through retry.ts, with the same policy shape (`retryPolicy`) and the same Retry-After rule.
  */
 export interface BackoffPolicy {
   baseMs: number;
@@ -21,10 +24,18 @@ export function backoffDelay(failures: number, policy: BackoffPolicy, random: ()
   return Math.floor(random() * ceiling);
 }
 
+/** The wait a 429/503 Retry-After asks for, in ms, cut to `capMs`; undefined when the error carries none. */
+export function retryAfterOf(error: unknown, capMs: number): number | undefined {
+  return retryAfterMs(apiFailure(error).retryAfterSeconds, capMs);
+}
+
+function retryAfterMs(retryAfterSeconds: number | undefined, capMs: number): number | undefined {
+  return retryAfterSeconds === undefined ? undefined : Math.min(capMs, retryAfterSeconds * 1000);
+}
+
 /** A server's Retry-After, when it gave one, wins over the computed delay (capped). */
 export function retryDelay(failures: number, policy: BackoffPolicy, retryAfterSeconds: number | undefined, random: () => number = Math.random): number {
-  if (retryAfterSeconds !== undefined) return Math.min(policy.maxRetryAfterMs ?? policy.maxMs, retryAfterSeconds * 1000);
-  return backoffDelay(failures, policy, random);
+  return retryAfterMs(retryAfterSeconds, policy.maxRetryAfterMs ?? policy.maxMs) ?? backoffDelay(failures, policy, random);
 }
 
 /** The consecutive-failure count behind a retry timer: `fail` says how long to wait, `succeed` starts over. */

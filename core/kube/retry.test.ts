@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryApiCall, retryOnConflict } from './retry.ts';
+import { retryApiCall, retryOnConflict, retryPolicy } from './retry.ts';
 
 /** Errors shaped as client-node's ApiException: the HTTP status in `code`, headers alongside. */
 function apiError(code: number, headers: Record<string, string> = {}): Error {
@@ -41,5 +41,12 @@ describe('retryApiCall', () => {
     );
     expect(attemptsAt).toHaveLength(2);
     expect(attemptsAt[1]! - attemptsAt[0]!).toBeGreaterThanOrEqual(990);
+  });
+});
+
+describe('retryPolicy', () => {
+  it('turns a backoff policy into p-retry options with the same base and cap', () => {
+    const shouldRetry = () => true;
+    expect(retryPolicy({ baseMs: 500, maxMs: 30_000 }, 2, shouldRetry)).toEqual({ retries: 2, minTimeout: 500, maxTimeout: 30_000, shouldRetry });
   });
 });

@@ -1,5 +1,6 @@
 import pRetry from 'p-retry';
-import { apiFailure, isConflict } from './api-error.ts';
+import { isConflict } from './api-error.ts';
+import { type BackoffPolicy, retryAfterOf } from './backoff.ts';
 
 export interface RetryOptions {
   retries: number;
@@ -27,16 +28,20 @@ export function retryApiCall<T>(call: (attempt: number) => Promise<T>, options: 
     onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retryDelay }) => {
       if (retriesLeft === 0 || !options.shouldRetry(error)) return;
       options.onRetry?.(attemptNumber, error);
-      const retryAfterSeconds = apiFailure(error).retryAfterSeconds;
-      if (retryAfterSeconds === undefined) return;
-      const extra = Math.min(options.maxTimeout, retryAfterSeconds * 1000) - retryDelay;
+      // p-retry has already chosen `retryDelay`; wait the rest of what the server asked for.
+      const extra = (retryAfterOf(error, options.maxTimeout) ?? 0) - retryDelay;
       if (extra > 0) await new Promise((resolve) => setTimeout(resolve, extra));
     },
   });
 }
 
+/** A backoff policy (core/kube/backoff.ts) as p-retry options: the first retry waits base to 2 × base, doubling up to max. */
+export function retryPolicy(backoff: BackoffPolicy, retries: number, shouldRetry: (error: unknown) => boolean): RetryOptions {
+  return { retries, minTimeout: backoff.baseMs, maxTimeout: backoff.maxMs, shouldRetry };
+}
+
 /** 409: someone changed the object since it was read. `step` must read again before it decides again. */
-export const CONFLICT_RETRY = { retries: 5, minTimeout: 100, maxTimeout: 2000, shouldRetry: isConflict } as const;
+export const CONFLICT_RETRY: RetryOptions = retryPolicy({ baseMs: 100, maxMs: 2000 }, 5, isConflict);
 
 /** Runs a read-decide-write step again on 409 Conflict, a few times, with jitter. */
 export function retryOnConflict<T>(step: (attempt: number) => Promise<T>, onRetry?: (attempt: number) => void): Promise<T> {
