@@ -25,10 +25,8 @@ export class NodeWatch {
 
   constructor(kc: KubeConfig, nodeName: string, onNode: (node: V1Node) => void, log: Logger, timing: Partial<WatchTiming> = {}) {
     const { staleAfterMs } = { ...DEFAULT_NODE_WATCH_TIMING, ...timing };
-    const start = watchPath(kc, '/api/v1/nodes', { inactivityMs: staleAfterMs + INACTIVITY_BACKSTOP_MS, query: { fieldSelector: `metadata.name=${nodeName}` } });
     this.loop = new WatchLoop({
-      open: (resourceVersion, timeoutSeconds, onEvent, onDone) =>
-        start({ ...(resourceVersion !== undefined ? { resourceVersion } : {}), timeoutSeconds }, onEvent, onDone),
+      open: watchPath(kc, '/api/v1/nodes', { inactivityMs: staleAfterMs + INACTIVITY_BACKSTOP_MS, query: { fieldSelector: `metadata.name=${nodeName}` } }),
       onEvent: (type, object) => {
         if (type === 'ADDED' || type === 'MODIFIED') onNode(object as V1Node);
       },

@@ -1,4 +1,4 @@
-import { isRecord } from '../model/untrusted.ts';
+import { isRecord, nonEmptyString } from '../../core/json.ts';
 
 /**
  * Small readings of watched objects that are not narrowed by the gate's model: whether a CRD is
@@ -48,7 +48,8 @@ export function crdObservation(crd: string, group: string, version: string, info
 /** `namespace/name` (or `name`); null for an object without a name, which cannot be tracked. */
 export function objectKey(raw: unknown): string | null {
   if (!isRecord(raw) || !isRecord(raw.metadata)) return null;
-  const { name, namespace } = raw.metadata;
-  if (typeof name !== 'string' || name === '') return null;
-  return typeof namespace === 'string' && namespace !== '' ? `${namespace}/${name}` : name;
+  const name = nonEmptyString(raw.metadata.name);
+  const namespace = nonEmptyString(raw.metadata.namespace);
+  if (name === undefined) return null;
+  return namespace !== undefined ? `${namespace}/${name}` : name;
 }

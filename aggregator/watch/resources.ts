@@ -11,15 +11,14 @@ import { allNamespacesObjectPages, clusterObjectPages, crdPages, nodePages, type
 import { requestOptions } from '../../core/kube/request-options.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../../core/kube/names.ts';
 import { watchPath } from '../../core/kube/watch.ts';
+import type { WatchHandle } from '../../core/kube/watch-loop.ts';
 
 /**
  * The API calls the informers make: a paginated LIST and a WATCH per resource. Read-only by
  * construction: nothing here can create, patch or delete. Every LIST has a client timeout
  * (core/kube/request-options.ts); a WATCH is bounded by the reflector's staleness timer.
  */
-export interface WatchHandle {
-  abort(): void;
-}
+export type { WatchHandle } from '../../core/kube/watch-loop.ts';
 
 export interface ResourceClient {
   /** One page of a LIST at the latest resourceVersion (served from the API server's watch cache). */
@@ -63,8 +62,7 @@ export function callOptions(options: Pick<ClientOptions, 'requestTimeoutMs' | 's
 }
 
 function watcher(kc: KubeConfig, path: string, options: ClientOptions, query: Record<string, string> = {}): ResourceClient['watch'] {
-  const start = watchPath(kc, path, { inactivityMs: options.watchInactivityMs, query });
-  return (resourceVersion, timeoutSeconds, onEvent, onDone) => start({ resourceVersion, timeoutSeconds }, onEvent, onDone);
+  return watchPath(kc, path, { inactivityMs: options.watchInactivityMs, query });
 }
 
 export function nodesClient(kc: KubeConfig, options: ClientOptions): ResourceClient {

@@ -61,10 +61,9 @@ async function lab(script: Step[], last: Step = silent()): Promise<Lab> {
     contexts: [{ name: 'lab', cluster: 'lab', user: 'lab' }],
     currentContext: 'lab',
   });
-  const start = watchPath(kc, '/api/v1/nodes', { inactivityMs: 60_000 });
   const result: Lab = {
     requests,
-    open: (resourceVersion, timeoutSeconds, onEvent, onDone) => start({ ...(resourceVersion !== undefined ? { resourceVersion } : {}), timeoutSeconds }, onEvent, onDone),
+    open: watchPath(kc, '/api/v1/nodes', { inactivityMs: 60_000 }),
     close: async () => {
       for (const response of open) response.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
