@@ -13,7 +13,7 @@ import { WRITE_VERBS } from '../lab/controlplane/audit.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
 import { REPO_ROOT } from '../lab/hosts/paths.ts';
-import { closedPort } from '../lab/support/aggregator-process.ts';
+import { closedPort } from '../lab/controlplane/ports.ts';
 import { Fault } from './ledger.ts';
 import { type CliRun, runCliBounded } from './run-cli-bounded.ts';
 

@@ -10,7 +10,7 @@ import { useControlPlane } from '../lab/controlplane/client.ts';
 import { podBoundIdentity, type PodIdentity } from '../lab/controlplane/identities.ts';
 import { runCli } from '../lab/hosts/run-cli.ts';
 import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { statusOf, waitFor } from '../lab/support/wait.ts';
 
