@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { seriesValue } from '../lab/processes/metrics-text.ts';

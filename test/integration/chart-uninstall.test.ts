@@ -30,7 +30,7 @@ import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();

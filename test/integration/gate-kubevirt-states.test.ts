@@ -13,7 +13,7 @@ import type { GateResponse } from '../../aggregator/http/schemas.ts';
 import { summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { OPERATOR_STATUS } from '../lab/aggregator/cluster-fixtures.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { createValidatedNode, createKubeVirt, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
 import { check, type Harness, startAggregator } from '../lab/support/aggregator-harness.ts';
 import { seriesValue } from '../lab/processes/metrics-text.ts';
