@@ -42,6 +42,8 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     reject: false,
     timeout: options.timeoutMs ?? 120_000,
     stdin: 'ignore',
+    // The output as a user's terminal gets it, final newline included.
+    stripFinalNewline: false,
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.timedOut && !options.allowTimeout) throw new Error(`virtgate ${args.join(' ')} did not finish in ${options.timeoutMs ?? 120_000} ms`);
