@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
 import { createAggregatorMetrics } from './metrics.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/fixtures/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../test/fixtures/aggregator/report-source.ts';
+import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/lab/aggregator/cluster-fixtures.ts';
+import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
 
 /** Value of one series in Prometheus text, e.g. value(text, 'virtgate_gate_result', { status: 'pass' }). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

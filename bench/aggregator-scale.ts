@@ -5,7 +5,7 @@ import { CoreV1Api, CustomObjectsApi, PatchStrategy, type V1Node } from '@kubern
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
 import { freePort } from '../test/lab/controlplane/ports.ts';
-import { metricValue } from '../test/lab/support/agent-process.ts';
+import { seriesValue } from '../test/lab/processes/metrics-text.ts';
 import { waitFor } from '../test/lab/support/wait.ts';
 import { createNodeValidation } from '../test/lab/support/node-validations.ts';
 import type { BenchCluster } from './cluster.ts';
@@ -127,9 +127,9 @@ async function rssOf(pid: number): Promise<number> {
 async function changeToMetric(cluster: BenchCluster, url: string, name: string, ready: boolean): Promise<[number, number]> {
   const custom = cluster.admin.makeApiClient(CustomObjectsApi);
   const beforeText = await (await fetch(`${url}/metrics`)).text();
-  const before = metricValue(beforeText, 'virtgate_cluster_nodes', { state: 'not-ready' }) ?? 0;
-  const recomputeSum = (text: string) => metricValue(text, 'virtgate_aggregator_recompute_duration_seconds_sum') ?? Number.NaN;
-  const recomputeCount = (text: string) => metricValue(text, 'virtgate_aggregator_recompute_duration_seconds_count') ?? Number.NaN;
+  const before = seriesValue(beforeText, 'virtgate_cluster_nodes', { state: 'not-ready' }) ?? 0;
+  const recomputeSum = (text: string) => seriesValue(text, 'virtgate_aggregator_recompute_duration_seconds_sum') ?? Number.NaN;
+  const recomputeCount = (text: string) => seriesValue(text, 'virtgate_aggregator_recompute_duration_seconds_count') ?? Number.NaN;
   const started = performance.now();
   await custom.patchClusterCustomObjectStatus(
     { group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name, body: { status: { ready, tier: ready ? 'hardware' : 'none' } } },
@@ -146,7 +146,7 @@ async function changeToMetric(cluster: BenchCluster, url: string, name: string, 
       .split('\n')
       .filter((line) => line.startsWith('virtgate_cluster_nodes'))
       .join(' | ');
-    return metricValue(text, 'virtgate_cluster_nodes', { state: 'not-ready' }) === expected ? true : undefined;
+    return seriesValue(text, 'virtgate_cluster_nodes', { state: 'not-ready' }) === expected ? true : undefined;
   }, 30_000, 5).catch((error: unknown) => {
     throw new Error(`${error instanceof Error ? error.message : String(error)}; expected not-ready ${expected}, last seen: ${last}`);
   });

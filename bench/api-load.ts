@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../test/lab/controlplane/audit.ts';
 import { removeDevice } from '../test/lab/hosts/build-host.ts';
-import { type AgentProcess, startAgentProcess } from '../test/lab/support/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../test/lab/processes/launch.ts';
 import { waitFor } from '../test/lab/support/wait.ts';
 import type { BenchCluster, BenchNode } from './cluster.ts';
 import type { BenchRow } from './table.ts';

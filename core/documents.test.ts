@@ -12,9 +12,9 @@ import {
   summaryResponseSchema,
 } from '../aggregator/http/schemas.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
-import { healthyCluster } from '../test/fixtures/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../test/fixtures/aggregator/report-source.ts';
-import { runCli } from '../test/lab/hosts/run-cli.ts';
+import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
+import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
+import { runCli } from '../test/lab/cli.ts';
 import { DOCUMENT_API_VERSION, DOCUMENT_KINDS, type DocumentKind } from './documents.ts';
 import { PACKAGE_ROOT } from './package-info.ts';
 

@@ -18,7 +18,7 @@ import { createCdi, createKubeVirt } from '../test/lab/support/aggregator-cluste
 import { installCrd } from '../test/lab/support/crds.ts';
 import { cdiCrdFile, kubevirtCrdFile } from '../test/lab/support/kubevirt-crds.ts';
 import { DEMO_NODES, type DemoNode } from './nodes.ts';
-import { type ServedProcess, startServed } from './processes.ts';
+import { type ManagedVirtgate, startManagedVirtgate } from '../test/lab/processes/launch.ts';
 
 /** Probe often, so that changing a fixture host shows within seconds. */
 const AGENT_INTERVAL = '15s';
@@ -104,7 +104,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     signal.throwIfAborted();
 
     say(`Starting ${hosts.length} agents and the aggregator ...`);
-    const agents: ServedProcess[] = [];
+    const agents: ManagedVirtgate[] = [];
     undo.push(async () => {
       await Promise.all(agents.map((agent) => agent.stop()));
     });
@@ -116,10 +116,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     ];
     await Promise.all(
       hosts.map(async ({ node, host }) => {
-        agents.push(await startServed({ name: `agent-${node.name}`, dir, args: agentArgs(node, host), readyPath: '/healthz', signal }));
+        agents.push(await startManagedVirtgate({ name: `agent-${node.name}`, dir, args: agentArgs(node, host), readyPath: '/healthz', signal }));
       }),
     );
-    const aggregator = await startServed({
+    const aggregator = await startManagedVirtgate({
       name: 'aggregator',
       dir,
       args: (port) => ['aggregator', '--kubeconfig', adminKubeconfig, '--port', String(port), '--bind-address', '127.0.0.1'],

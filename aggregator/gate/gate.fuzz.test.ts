@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fuzzRuns } from '../../test/lab/support/fuzz-runs.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot, CustomResourceObservation } from '../model/snapshot.ts';
-import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';

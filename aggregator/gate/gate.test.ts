@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GATE_CONFIG, type GateConfig } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
-import { healthyCluster, listed, NOW, OPERATOR_STATUS, rawCdi, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, listed, NOW, OPERATOR_STATUS, rawCdi, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';

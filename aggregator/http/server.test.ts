@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { healthyCluster, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../../test/fixtures/aggregator/report-source.ts';
+import { healthyCluster, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
+import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/report-source.ts';
 import { errorResponseSchema, gateResponseSchema, jsonSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './schemas.ts';
 import { buildHttp } from './server.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listed, OPERATOR_STATUS, rawKubeVirt } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { listed, OPERATOR_STATUS, rawKubeVirt } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { summariseKubeVirt } from './kubevirt.ts';
 import { summariseCdi } from './cdi.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawNode } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { rawNode } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { parseNode } from './node.ts';
 
 describe('parseNode', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { parseNodeValidation } from './report.ts';
 
 describe('parseNodeValidation', () => {

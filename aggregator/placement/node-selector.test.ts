@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNode } from '../model/node.ts';
 import type { NodeModel } from '../model/node.ts';
 import type { NodeSelectorTerm } from '../model/placement.ts';
-import { rawNode } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { rawNode } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { matchesNodeSelector, matchesRequiredTerms, matchesRequirement, matchesTerm } from './node-selector.ts';
 
 const labels = { zone: 'a', 'virtgate.io/ready': 'true', cores: '16', empty: '' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseNode } from '../model/node.ts';
 import { parseWorkloadPlacement } from '../model/placement.ts';
-import { rawNode } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { rawNode } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { placementSelects } from './select-nodes.ts';
 
 function node(...args: Parameters<typeof rawNode>) {

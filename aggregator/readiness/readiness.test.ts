@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSnapshot } from '../model/cluster.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
-import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { computeReadiness } from './cluster-readiness.ts';
 import type { NodeReadiness } from './types.ts';
 

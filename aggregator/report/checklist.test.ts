@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gate } from '../gate/gate.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
-import { healthyCluster, NOW, rawNode, rawReport } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
-import { VERSION_DATA } from '../../test/fixtures/aggregator/report-source.ts';
+import { healthyCluster, NOW, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
+import { VERSION_DATA } from '../../test/lab/aggregator/report-source.ts';
 import { oneLine, renderChecklist } from './checklist.ts';
 
 describe('renderChecklist', () => {

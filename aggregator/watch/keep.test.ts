@@ -5,7 +5,7 @@ import { fuzzRuns } from '../../test/lab/support/fuzz-runs.ts';
 import { evaluateGate, gate } from '../gate/gate.ts';
 import { modelOf } from '../model/cluster.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
-import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../../test/fixtures/aggregator/cluster-fixtures.ts';
+import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { keepNode, keepReport } from './keep.ts';

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { constants, existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { realVirtHostValidate } from '../../test/lab/hosts/paths.ts';
-import { runCli } from '../../test/lab/hosts/run-cli.ts';
+import { runCli } from '../../test/lab/cli.ts';
 import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
 
 interface MachineReport extends Verdict {

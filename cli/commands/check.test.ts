@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildHost, type BuiltHost, type HostProfile } from '../../test/lab/hosts/build-host.ts';
 import { CLI_MAIN, tempDir, vhvFixture } from '../../test/lab/hosts/paths.ts';
-import { runCli } from '../../test/lab/hosts/run-cli.ts';
+import { runCli } from '../../test/lab/cli.ts';
 import { CHECK_IDS, exampleFacts } from '../../core/checks/registry.ts';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
 import { TIERS } from '../../core/checks/verdict.ts';

@@ -13,9 +13,10 @@ import { WRITE_VERBS } from '../lab/controlplane/audit.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
 import { REPO_ROOT } from '../lab/hosts/paths.ts';
-import { closedPort } from '../lab/support/aggregator-process.ts';
+import { closedPort } from '../lab/controlplane/ports.ts';
 import { Fault } from './ledger.ts';
-import { type CliRun, runCliBounded } from './run-cli-bounded.ts';
+import { type CliRun, runCli } from '../lab/cli.ts';
+import { cliEnv } from './child-env.ts';
 
 const cp = useControlPlane();
 /** The identity of the admin kubeconfig every refused command here was given (test/lab/controlplane/pki.ts). */
@@ -137,7 +138,7 @@ function problems(row: Row, run: CliRun): string[] {
   const found: string[] = [];
   const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
   if (run.timedOut) found.push('did not stop');
-  if (run.exitCode !== (row.exit ?? 2)) found.push(`exit ${run.exitCode}`);
+  if (run.code !== (row.exit ?? 2)) found.push(`exit ${run.code}`);
   if (lines.length !== 1) found.push(`${lines.length} lines on stderr: ${JSON.stringify(run.stderr.slice(0, 400))}`);
   if (run.stdout.trim() !== '') found.push(`stdout: ${JSON.stringify(run.stdout.slice(0, 200))}`);
   if (/\n\s+at |internal error/.test(run.stderr)) found.push('a stack trace or an internal error');
@@ -158,7 +159,7 @@ describe('bad configuration: one line on stderr, exit 2, for every command', () 
         // Three processes at a time: the machine is shared.
         for (let index = 0; index < rows.length; index += 3) {
           const batch = rows.slice(index, index + 3);
-          const runs = await Promise.all(batch.map((row) => runCliBounded(row.args(), row.env, { withoutDacCaps: row.withoutDacCaps ?? false })));
+          const runs = await Promise.all(batch.map((row) => runCli(row.args(), { ...cliEnv(), ...row.env }, { withoutDacCaps: row.withoutDacCaps ?? false, timeoutMs: 45_000, allowTimeout: true })));
           batch.forEach((row, at) => {
             fault.injected();
             const run = runs[at] as CliRun;

@@ -15,3 +15,8 @@ export function childEnv(): Record<string, string> {
   const cache = inject('faultCompileCache');
   return cache ? { NODE_COMPILE_CACHE: cache } : {};
 }
+
+/** The environment of a CLI run in the fault suite: the shared compile cache, and no colour. */
+export function cliEnv(): Record<string, string> {
+  return { ...childEnv(), NO_COLOR: '1' };
+}

@@ -13,7 +13,7 @@ import { nodeKeys } from '../../core/kube/names.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import type { AuditEvent } from '../lab/controlplane/audit.ts';
 import { removeDevice, restoreDevice } from '../lab/hosts/build-host.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../lab/support/agent-identity.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';

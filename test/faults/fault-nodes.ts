@@ -10,7 +10,7 @@ import type { TestControlPlane } from '../lab/controlplane/client.ts';
 import { createNode } from '../lab/controlplane/identities.ts';
 import { buildHost, type BuiltHost, type HostProfile } from '../lab/hosts/build-host.ts';
 import { agentIdentity } from '../lab/support/agent-identity.ts';
-import { type AgentProcess, startAgentProcess } from '../lab/support/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/processes/launch.ts';
 import { childEnv } from './child-env.ts';
 
 export interface FaultNode {

@@ -6,9 +6,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { TestControlPlane } from '../lab/controlplane/client.ts';
 import type { HostProfile } from '../lab/hosts/build-host.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { allOrThrow } from '../lab/support/all-or-throw.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { childEnv } from './child-env.ts';
 import { ConcurrentWriter, writerSurvivors } from './concurrent-writer.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';

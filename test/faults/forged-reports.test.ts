@@ -14,8 +14,8 @@ import { kubeConfigFrom, mergePatch, refusal, waitForAgentPolicy } from '../lab/
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { reportStatus } from '../lab/support/aggregator-cluster.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { createNodeValidation } from '../lab/support/node-validations.ts';
 import { waitFor } from '../lab/support/wait.ts';

@@ -14,7 +14,8 @@ import type { CheckStatus } from '../../core/checks/result.ts';
 import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
 import { cutAfter, directory, emptied, fifo, huge, type Mutation, noAccess, symlinkLoop } from './host-mutations.ts';
 import { Fault } from './ledger.ts';
-import { runCheck } from './run-check.ts';
+import { runCli } from '../lab/cli.ts';
+import { cliEnv } from './child-env.ts';
 
 interface CheckJson {
   tier: string;
@@ -58,7 +59,7 @@ const baselines = new Map<HostProfile, CheckJson>();
 async function checkHost(profile: HostProfile, mutate?: Mutation, withoutDacCaps = false) {
   const host = await buildHost(await mkdtemp(path.join(os.tmpdir(), 'fault-hostfile-')), profile);
   await mutate?.(host.root);
-  const run = await runCheck(['--json', '--no-vhv', ...host.cliArgs], { withoutDacCaps });
+  const run = await runCli(['check', '--json', '--no-vhv', ...host.cliArgs], cliEnv(), { withoutDacCaps, measureRss: true, timeoutMs: 60_000 });
   return { run, json: run.stdout ? (JSON.parse(run.stdout) as CheckJson) : undefined };
 }
 
@@ -82,7 +83,7 @@ describe('host files that cannot be trusted (virtgate check)', () => {
         try {
           const profile = row.profile ?? 'intel-metal';
           const { run, json } = await checkHost(profile, row.mutate, row.withoutDacCaps);
-          expect(run.exitCode, `${row.name}: ${run.stderr}`).toBeLessThan(2);
+          expect(run.code, `${row.name}: ${run.stderr}`).toBeLessThan(2);
           expect(json, row.name).toBeDefined();
           const report = json as CheckJson;
           const status = (id: string) => report.checks.find((check) => check.id === id);

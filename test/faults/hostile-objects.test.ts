@@ -12,15 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createValidatedNode, installKubeVirtCrds } from '../lab/support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { type Browser, launchChromium } from '../lab/support/chromium.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { createHostileObjects, deleteHostileObjects, type HostileNames, XSS } from './hostile-objects.ts';
-import { childEnv } from './child-env.ts';
+import { childEnv, cliEnv } from './child-env.ts';
 import { Fault } from './ledger.ts';
 import { crashes, pidsOf } from './processes.ts';
-import { runCliBounded } from './run-cli-bounded.ts';
+import { runCli } from '../lab/cli.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -135,8 +135,8 @@ describe('hostile and huge objects in the cluster', () => {
   });
 
   it('virtgate gate evaluates them too', async () => {
-    const run = await runCliBounded(['gate', '--kubeconfig', cp.adminKubeconfig, '--json']);
-    expect([0, 1, 3], run.stderr).toContain(run.exitCode);
+    const run = await runCli(['gate', '--kubeconfig', cp.adminKubeconfig, '--json'], cliEnv(), { timeoutMs: 45_000 });
+    expect([0, 1, 3], run.stderr).toContain(run.code);
     const report = gateResultSchema.parse(JSON.parse(run.stdout));
     expect(report.readiness.nodes.some((node) => node.name === 'fault-hostile-types' && node.state === 'unknown')).toBe(true);
   });

@@ -13,8 +13,8 @@ import { buildHttp } from '../../aggregator/http/server.ts';
 import { gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { createAggregatorMetrics } from '../../aggregator/metrics.ts';
 import type { ClusterSnapshot } from '../../aggregator/model/snapshot.ts';
-import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../fixtures/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf } from '../fixtures/aggregator/report-source.ts';
+import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../lab/aggregator/cluster-fixtures.ts';
+import { FakeSource, latestOf } from '../lab/aggregator/report-source.ts';
 import { fuzzRuns } from '../lab/support/fuzz-runs.ts';
 import { Fault } from './ledger.ts';
 

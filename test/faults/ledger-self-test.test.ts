@@ -11,7 +11,7 @@ import path from 'node:path';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useControlPlane } from '../lab/controlplane/client.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { closeLedger } from './global-setup.ts';

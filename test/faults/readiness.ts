@@ -1,6 +1,6 @@
 /** Readiness that has not recovered: `/readyz` of the processes the test started. */
-import type { AgentProcess } from '../lab/support/agent-process.ts';
-import type { AggregatorProcess } from '../lab/support/aggregator-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
+import type { AggregatorProcess } from '../lab/processes/launch.ts';
 
 export async function unreadyAgent(agent: AgentProcess, label: string): Promise<string[]> {
   const response = await fetch(`http://127.0.0.1:${agent.port}/readyz`);

@@ -14,7 +14,7 @@ import { useControlPlane } from '../lab/controlplane/client.ts';
 import { podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { removeDevice } from '../lab/hosts/build-host.ts';
 import { agentIdentity } from '../lab/support/agent-identity.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';

@@ -14,7 +14,7 @@ import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { removeDevice, restoreDevice } from '../lab/hosts/build-host.ts';
 import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../lab/support/agent-identity.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';

@@ -18,14 +18,15 @@ import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { buildHost } from '../lab/hosts/build-host.ts';
 import { AGENT_NAMESPACE, AGENT_SERVICE_ACCOUNT } from '../lab/support/agent-identity.ts';
-import type { AgentProcess } from '../lab/support/agent-process.ts';
+import type { AgentProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { alive, type FakeVhv, fakeVhv, type VhvMode } from './fake-vhv.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { Fault } from './ledger.ts';
 import { crashes, pidsOf } from './processes.ts';
-import { runCheck } from './run-check.ts';
+import { runCli } from '../lab/cli.ts';
+import { cliEnv } from './child-env.ts';
 import { settle } from './settle.ts';
 import { census } from './survivors.ts';
 import { publishedMismatches, truthOf } from './truth.ts';
@@ -131,7 +132,7 @@ describe('virt-host-validate misbehaving under the agent', () => {
 describe('virt-host-validate failing in other ways (virtgate check)', () => {
   it('missing, garbage, binary, exit 1 without FAIL, not executable: never fail, the native checks decide', async () => {
     const host = await buildHost(await mkdtemp(path.join(os.tmpdir(), 'fault-vhv-host-')), 'intel-metal');
-    const native = JSON.parse((await runCheck(['--json', '--no-vhv', ...host.cliArgs])).stdout) as { tier: string; ready: boolean };
+    const native = JSON.parse((await runCli(['check', '--json', '--no-vhv', ...host.cliArgs], cliEnv(), { timeoutMs: 60_000 })).stdout) as { tier: string; ready: boolean };
     const cases: Array<{ name: string; prepare: () => Promise<string>; status: string; message: RegExp }> = [
       { name: 'missing', prepare: async () => path.join(await mkdtemp(path.join(os.tmpdir(), 'fault-vhv-none-')), 'virt-host-validate'), status: 'skip', message: /is not installed/ },
       { name: 'garbage', prepare: () => modeTool('garbage'), status: 'error', message: /printed no result line/ },
@@ -144,14 +145,14 @@ describe('virt-host-validate failing in other ways (virtgate check)', () => {
     try {
       const outcomes = await Promise.all(
         cases.map(async (entry) => {
-          const run = await runCheck(['--json', ...host.cliArgs, '--vhv-command', await entry.prepare()]);
+          const run = await runCli(['check', '--json', ...host.cliArgs, '--vhv-command', await entry.prepare()], cliEnv(), { timeoutMs: 60_000 });
           fault.injected();
           return { entry, run, json: JSON.parse(run.stdout) as { tier: string; ready: boolean; checks: Array<{ id: string; status: string; message: string }> } };
         }),
       );
       for (const { entry, run, json } of outcomes) {
         const check = json.checks.find((c) => c.id === 'virt-host-validate');
-        expect(run.exitCode, entry.name).toBeLessThan(2);
+        expect(run.code, entry.name).toBeLessThan(2);
         expect(check?.status, `${entry.name}: ${check?.message}`).toBe(entry.status);
         expect(check?.message, entry.name).toMatch(entry.message);
         expect({ tier: json.tier, ready: json.ready }, entry.name).toEqual({ tier: native.tier, ready: native.ready });

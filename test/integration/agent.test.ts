@@ -12,7 +12,8 @@ import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts'
 import { buildHost, type BuiltHost, type HostProfile, removeDevice, restoreDevice } from '../lab/hosts/build-host.ts';
 import { AGENT_NAMESPACE, agentIdentity } from '../lab/support/agent-identity.ts';
 import { allOrThrow } from '../lab/support/all-or-throw.ts';
-import { type AgentProcess, metricValue, startAgentProcess } from '../lab/support/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/processes/launch.ts';
+import { seriesValue } from '../lab/processes/metrics-text.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
@@ -181,8 +182,8 @@ describe('virtgate agent against a real API server', () => {
     // The start-up probe and two more on the 10 s interval, each followed by a publish.
     await new Promise((resolve) => setTimeout(resolve, 22_000));
     const metrics = await second.metrics();
-    expect(metricValue(metrics, 'virtgate_probe_duration_seconds_count')).toBeGreaterThanOrEqual(3);
-    expect(metricValue(metrics, 'virtgate_last_publish_success_timestamp_seconds')).toBeGreaterThan(0);
+    expect(seriesValue(metrics, 'virtgate_probe_duration_seconds_count')).toBeGreaterThanOrEqual(3);
+    expect(seriesValue(metrics, 'virtgate_last_publish_success_timestamp_seconds')).toBeGreaterThan(0);
     const writes = await agentWrites(node.name, mark);
     const decisions = second.logs.filter((line) => line.decision && line.decision !== 'verdict');
     expect(writes.map((w) => `${w.verb} ${w.objectRef?.resource}/${w.objectRef?.subresource ?? ''}`), JSON.stringify(decisions)).toEqual([]);
@@ -257,7 +258,7 @@ describe('virtgate agent against a real API server', () => {
       const report = await readReport(node.name).catch(() => undefined);
       return report?.status?.taint.refused?.includes('outside the taint pool selector') ? report : undefined;
     });
-    const probes = async () => metricValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
+    const probes = async () => seriesValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
     const before = await probes();
     const mark = await cp.audit.mark();
     await waitFor('two more probe cycles', async () => ((await probes()) >= before + 2 ? true : undefined), 40_000, 500);
@@ -313,7 +314,7 @@ describe('virtgate agent against a real API server', () => {
     await createNode(admin, 'agent-forbidden', {});
     const identity = await podBoundIdentity(admin, cp, AGENT_NAMESPACE, 'agent-no-reports', 'agent-forbidden');
     const agent = await runAgent({ name: 'agent-forbidden', host, kubeconfig: identity.kubeconfig });
-    const count = (text: string, labels: Record<string, string>) => metricValue(text, 'virtgate_agent_api_writes_total', labels) ?? 0;
+    const count = (text: string, labels: Record<string, string>) => seriesValue(text, 'virtgate_agent_api_writes_total', labels) ?? 0;
     const text = await waitFor('a refused NodeValidation write and an accepted Node patch on /metrics', async () => {
       const metrics = await agent.metrics();
       return count(metrics, { resource: 'nodevalidations', code: '403' }) >= 1 && count(metrics, { resource: 'nodes', code: '200' }) >= 1 ? metrics : undefined;
@@ -323,9 +324,9 @@ describe('virtgate agent against a real API server', () => {
     // One family, rendered by prom-client, with the node on every series; the build and the process too.
     expect(text).toContain('# TYPE virtgate_agent_api_writes_total counter');
     expect(text).not.toMatch(/^virtgate_api_write/m);
-    expect(metricValue(text, 'virtgate_build_info', { node: 'agent-forbidden' })).toBe(1);
-    expect(metricValue(text, 'process_resident_memory_bytes', { node: 'agent-forbidden' })).toBeGreaterThan(0);
-    expect(metricValue(text, 'nodejs_eventloop_lag_seconds', { node: 'agent-forbidden' })).toBeGreaterThanOrEqual(0);
+    expect(seriesValue(text, 'virtgate_build_info', { node: 'agent-forbidden' })).toBe(1);
+    expect(seriesValue(text, 'process_resident_memory_bytes', { node: 'agent-forbidden' })).toBeGreaterThan(0);
+    expect(seriesValue(text, 'nodejs_eventloop_lag_seconds', { node: 'agent-forbidden' })).toBeGreaterThanOrEqual(0);
   });
 
   it('survives the API server being down for 20 s and publishes the latest verdict afterwards', async () => {
@@ -341,7 +342,7 @@ describe('virtgate agent against a real API server', () => {
     await waitFor('/readyz to report the failing publish', async () => ((await readyz()) === 503 ? true : undefined), 30_000, 500);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - downAt))));
     // It kept probing while the server was away.
-    const probes = metricValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
+    const probes = seriesValue(await agent.metrics(), 'virtgate_probe_duration_seconds_count') ?? 0;
     expect(probes).toBeGreaterThanOrEqual(2);
     await cp.control('apiserver/start');
 
@@ -349,7 +350,7 @@ describe('virtgate agent against a real API server', () => {
     expect(flipped.metadata?.labels?.[keys.labels.kvm]).toBe('false');
     await waitFor('/readyz to recover', async () => ((await readyz()) === 200 ? true : undefined), 30_000, 500);
     expect(agent.child.exitCode).toBeNull();
-    expect((metricValue(await agent.metrics(), 'virtgate_publish_failures_total') ?? 0)).toBeGreaterThan(0);
+    expect((seriesValue(await agent.metrics(), 'virtgate_publish_failures_total') ?? 0)).toBeGreaterThan(0);
   });
 
   it('exits 0 on SIGTERM without touching the node', async () => {

@@ -13,7 +13,7 @@ import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
 import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
 import { type Harness, startAggregator } from '../lab/support/aggregator-harness.ts';
-import { closedPort } from '../lab/support/aggregator-process.ts';
+import { closedPort } from '../lab/controlplane/ports.ts';
 import { type Browser, launchChromium } from '../lab/support/chromium.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEvent, WRITE_VERBS } from '../lab/controlplane/audit.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { podBoundIdentity, type PodIdentity } from '../lab/controlplane/identities.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { statusOf, waitFor } from '../lab/support/wait.ts';
 

@@ -23,7 +23,8 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../lab/chart/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/processes/launch.ts';
+import { agentArgsFromDaemonSet } from '../lab/chart/helm.ts';
 import {
   jsonPatch,
   keysUnder,
@@ -38,7 +39,8 @@ import {
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { CLI_MAIN } from '../lab/hosts/paths.ts';
-import { type AggregatorProcess, closedPort, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
+import { closedPort } from '../lab/controlplane/ports.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
@@ -67,7 +69,7 @@ const nodeValidation = (name: string, nodeName = name) => ({
 const EXTENSIONS = path.join(PACKAGE_ROOT, 'test/lab/chart/values-install-extensions.yaml');
 
 let installOutput = '';
-let agent: RunningAgent | undefined;
+let agent: AgentProcess | undefined;
 let aggregator: AggregatorProcess | undefined;
 
 beforeAll(async () => {
@@ -258,7 +260,7 @@ describe("the agent, with a pod-bound token of the chart's agent ServiceAccount 
     const daemonSet = await admin.makeApiClient(AppsV1Api).readNamespacedDaemonSet({ namespace: NS, name: 'virtgate-agent' });
     // A host without vmx: tier emulation, not ready, so the not-ready policy taints node A.
     const host = await buildHost(await mkdtemp(path.join(tmpdir(), 'virtgate-chart-host-')), 'no-vmx');
-    agent = await startAgent(
+    agent = await startAgentProcess(
       [...agentArgsFromDaemonSet(daemonSet.spec?.template.spec?.containers[0]?.args, host.cliArgs), '--kubeconfig', identity.kubeconfig],
       { NODE_NAME: NODE_A },
     );

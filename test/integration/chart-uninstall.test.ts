@@ -23,13 +23,14 @@ import {
   type V1Job,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentArgsFromDaemonSet, type RunningAgent, startAgent } from '../lab/chart/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/processes/launch.ts';
+import { agentArgsFromDaemonSet } from '../lab/chart/helm.ts';
 import { keysUnder, kubeConfigFrom, markJobComplete, nodeValidationNames, nodeView, waitForAgentPolicy } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { statusOfCall, waitFor } from '../lab/support/wait.ts';
 
 const cp = useControlPlane();
@@ -45,13 +46,13 @@ const FAILING_NODE = 'chart-uninstall-failing';
 const FOREIGN_TAINT = 'chart.test/dedicated=db:NoSchedule';
 const REGISTERING_TAINT = `${REGISTERING}=:NoSchedule`;
 
-const agents: RunningAgent[] = [];
+const agents: AgentProcess[] = [];
 
-async function startAgentOn(node: string, profile: HostProfile): Promise<RunningAgent> {
+async function startAgentOn(node: string, profile: HostProfile): Promise<AgentProcess> {
   const identity = await podBoundIdentity(admin, cp, NS, `${RELEASE}-agent`, node);
   const daemonSet = await admin.makeApiClient(AppsV1Api).readNamespacedDaemonSet({ namespace: NS, name: `${RELEASE}-agent` });
   const host = await buildHost(await mkdtemp(path.join(tmpdir(), 'virtgate-chart-host-')), profile);
-  const agent = await startAgent(
+  const agent = await startAgentProcess(
     [...agentArgsFromDaemonSet(daemonSet.spec?.template.spec?.containers[0]?.args, host.cliArgs), '--kubeconfig', identity.kubeconfig],
     { NODE_NAME: node },
   );

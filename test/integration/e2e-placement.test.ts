@@ -56,9 +56,9 @@ import { KVM_RESOURCE, type KubeVirtView, SCHEDULABLE_LABEL, virtLauncherPod, ty
 import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../lab/hosts/build-host.ts';
 import { agentIdentity } from '../lab/support/agent-identity.ts';
 import { allOrThrow } from '../lab/support/all-or-throw.ts';
-import { type AgentProcess, startAgentProcess } from '../lab/support/agent-process.ts';
+import { type AgentProcess, startAgentProcess } from '../lab/processes/launch.ts';
 import { createKubeVirt, installKubeVirtCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/support/aggregator-process.ts';
+import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { mergeNodeValidationStatus } from '../lab/support/node-validations.ts';
 import { waitFor } from '../lab/support/wait.ts';

@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateResponse } from '../../aggregator/http/schemas.ts';
 import { summaryResponseSchema } from '../../aggregator/http/schemas.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
-import { OPERATOR_STATUS } from '../fixtures/aggregator/cluster-fixtures.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { OPERATOR_STATUS } from '../lab/aggregator/cluster-fixtures.ts';
+import { runCli } from '../lab/cli.ts';
 import { createValidatedNode, createKubeVirt, installKubeVirtCrds, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';
 import { check, type Harness, startAggregator } from '../lab/support/aggregator-harness.ts';
-import { seriesValue } from '../lab/support/aggregator-process.ts';
+import { seriesValue } from '../lab/processes/metrics-text.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
 

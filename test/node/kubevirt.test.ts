@@ -15,7 +15,7 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mergePatch, nodeView } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
-import { runCli } from '../lab/hosts/run-cli.ts';
+import { runCli } from '../lab/cli.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { hasBootsectorMarker, parseLinuxGuestLine } from '../lab/kubevirt/guest-images.ts';
 import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../lab/kubevirt/deploy.ts';

@@ -73,3 +73,13 @@ export function findManifest<T = Manifest>(objects: Manifest[], kind: string, na
   if (!found) throw new Error(`no ${kind}${name ? ` ${name}` : ''} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
   return found as T;
 }
+
+/**
+ * The installed DaemonSet's own arguments, with what only a real pod has swapped for this test:
+ * the host root (a fixture tree instead of the /host mounts) and the port (any free one).
+ */
+export function agentArgsFromDaemonSet(daemonSetArgs: string[] | undefined, hostArgs: string[]): string[] {
+  const [command, ...rest] = daemonSetArgs ?? [];
+  if (command !== 'agent') throw new Error(`the DaemonSet does not run "virtgate agent": ${JSON.stringify(daemonSetArgs)}`);
+  return [...rest.filter((arg) => !arg.startsWith('--host-root=') && !arg.startsWith('--port=')), ...hostArgs];
+}

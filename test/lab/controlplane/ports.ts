@@ -12,3 +12,6 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A loopback port nothing listens on (for an unreachable kubeconfig): a free one, left closed. */
+export const closedPort = freePort;

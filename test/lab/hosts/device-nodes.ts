@@ -1,0 +1,91 @@
+/**
+ * Device nodes in a fixture host root: made with mknod and opened at once, so that a node that
+ * does not behave as the profile says stops the build instead of making a test lie.
+ */
+import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEVICE_SPECS, type DeviceName } from '../../../core/checks/host/device-numbers.ts';
+import { insideRoot } from './host-files.ts';
+import { MISC_MAJOR, unservedMiscMinor } from './misc-devices.ts';
+
+const run = promisify(execFile);
+
+/**
+ * How a device node is made:
+ * - usable: it opens read-write (a stand-in for kvm and vhost-net, the real node for tun);
+ * - enodev: a misc node whose minor no driver on this kernel serves, so open() fails with ENODEV;
+ * - regular-file: an ordinary file where the device should be.
+ */
+export type DevicePlan = 'usable' | 'enodev' | 'regular-file';
+
+interface NodeSpec {
+  major: number;
+  minor: number;
+  /** The open() result the build insists on: 'ok' or an errno code. */
+  opens: 'ok' | 'ENODEV';
+}
+
+const USABLE: Record<DeviceName, NodeSpec> = {
+  kvm: { major: 1, minor: 3, opens: 'ok' },
+  'vhost-net': { major: 1, minor: 5, opens: 'ok' },
+  tun: { major: 10, minor: 200, opens: 'ok' },
+};
+
+function nodeSpec(name: DeviceName, plan: Exclude<DevicePlan, 'regular-file'>): NodeSpec {
+  if (plan === 'usable') return USABLE[name];
+  return { major: MISC_MAJOR, minor: unservedMiscMinor(), opens: 'ENODEV' };
+}
+
+/**
+ * The `--device-numbers` value for a profile, or undefined when it has no stand-in node. Once a
+ * profile has one, both kvm and vhost-net are overridden, so every result about them says so.
+ */
+export function standInOverrides(devices: Partial<Record<DeviceName, DevicePlan>>): string | undefined {
+  const standIn = (Object.entries(devices) as Array<[DeviceName, DevicePlan]>).some(([name, plan]) => (plan === 'usable' && name !== 'tun') || plan === 'enodev');
+  if (!standIn) return undefined;
+  const kvm = devices.kvm === 'enodev' ? nodeSpec('kvm', 'enodev') : USABLE.kvm;
+  return `kvm=${kvm.major}:${kvm.minor},vhost-net=${USABLE['vhost-net'].major}:${USABLE['vhost-net'].minor}`;
+}
+
+export async function makeDevice(root: string, name: DeviceName, plan: DevicePlan): Promise<void> {
+  const full = insideRoot(root, DEVICE_SPECS[name].path);
+  await mkdir(path.dirname(full), { recursive: true });
+  if (plan === 'regular-file') {
+    await writeFile(full, '');
+    return;
+  }
+  const node = nodeSpec(name, plan);
+  try {
+    await run('mknod', ['-m', '0666', full, 'c', String(node.major), String(node.minor)]);
+  } catch (error) {
+    const stderr = error && typeof error === 'object' && 'stderr' in error ? String(error.stderr).trim() : '';
+    throw new Error(
+      `buildHost: cannot make ${name} device node (mknod ${full} c ${node.major} ${node.minor}): ` +
+        `${stderr || (error instanceof Error ? error.message : String(error))}. ` +
+        'Fixture hosts need root with CAP_MKNOD; the tests do not fake a host without real device nodes.',
+    );
+  }
+  const opened = await openResult(full);
+  if (opened !== node.opens) {
+    const why =
+      node.opens === 'ENODEV'
+        ? `a driver for ${node.major}:${node.minor} appeared after /proc/misc was read`
+        : opened === 'EACCES' || opened === 'EPERM'
+          ? 'the filesystem is probably mounted nodev, or a device cgroup denies it; build hosts on a filesystem that allows device nodes'
+          : `the ${name} driver (${node.major}:${node.minor}) does not work on this machine`;
+    throw new Error(`buildHost: ${full} (c ${node.major} ${node.minor}) must open with ${node.opens} but gave ${opened}: ${why}`);
+  }
+}
+
+async function openResult(file: string): Promise<string> {
+  try {
+    const handle = await open(file, constants.O_RDWR | constants.O_NONBLOCK);
+    await handle.close();
+    return 'ok';
+  } catch (error) {
+    return error && typeof error === 'object' && 'code' in error ? String(error.code) : 'EUNKNOWN';
+  }
+}
