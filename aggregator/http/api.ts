@@ -5,13 +5,13 @@ import type { ReportSource } from '../service/types.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';
+import { aggregatorStatusSchema } from '../documents/aggregator-status.ts';
+import { jsonSchema } from '../documents/json-schema.ts';
 import {
-  aggregatorStatusSchema,
   type ErrorResponse,
   errorResponseSchema,
   gateDocumentSchema,
   gateResponseSchema,
-  jsonSchema,
   nodesDocumentSchema,
   type NodeResponse,
   nodeResponseSchema,
@@ -19,7 +19,7 @@ import {
   nodesResponseSchema,
   type SummaryResponse,
   summaryResponseSchema,
-} from './schemas.ts';
+} from '../documents/api.ts';
 
 const RANK: Record<GateStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
 
