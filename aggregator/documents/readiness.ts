@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
-import { TIERS } from '../../core/checks/verdict.ts';
+import { TIERS } from '../../core/checks/tiers.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';
 
 /**
