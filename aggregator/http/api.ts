@@ -28,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * GET /api/v1/summary, /api/v1/nodes, /api/v1/nodes/:name and /api/v1/gate. Handlers serve the
- * latest report; they never evaluate the gate themselves. The response schemas (schemas.ts)
+ * latest report; they never evaluate the gate themselves. The response schemas (aggregator/documents/)
  * document the JSON and drop anything not declared in it. Before the first full sync every route
  * answers 503 with `error: not-synced`: an empty cluster and a cluster not yet read must not look
  * alike. Every body, errors included, starts with `apiVersion` and `kind` (core/documents.ts).
