@@ -3,10 +3,12 @@ import { healthyCluster, NOW, rawNode } from '../../test/fixtures/aggregator/clu
 import { statusOf, VERSION_DATA } from '../../test/fixtures/aggregator/report-source.ts';
 import { DOCUMENT_API_VERSION } from '../../core/documents.ts';
 import { gate } from '../gate/gate.ts';
+import { observeVersion } from '../gate/observed-version.ts';
+import { evaluateTuple } from '../gate/tuple.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import { aggregatorStatusSchema } from './aggregator-status.ts';
 import { errorResponseSchema, nodeResponseSchema, nodesQuerySchema } from './api.ts';
-import { gateCheckSchema, gateResultDocumentSchema, gateResultSchema, observedVersionSchema } from './gate.ts';
+import { gateCheckSchema, gateResultDocumentSchema, gateResultSchema, observedVersionSchema, tupleResultSchema } from './gate.ts';
 import { jsonSchema } from './json-schema.ts';
 import { type NodeReadiness, nodeReadinessSchema } from './readiness.ts';
 
@@ -69,6 +71,14 @@ describe('the aggregator documents', () => {
     const document = { ...TYPE_META, kind: 'GateResult', ...healthy };
     expect(gateResultDocumentSchema.safeParse(document).success).toBe(true);
     expect(gateResultDocumentSchema.safeParse({ ...document, kind: 'GateReport' }).success).toBe(false);
+  });
+
+  it('describe what the tuple evaluation produces; a gate-only check id is not a tuple check', () => {
+    const tuple = { kubevirt: observeVersion('v1.8.2', 'none'), kubernetes: observeVersion('v1.34.3', 'none'), cdi: { state: 'absent' as const, reason: 'not given' } };
+    const result = evaluateTuple(tuple, VERSION_DATA, DEFAULT_GATE_CONFIG, NOW);
+    expect(tupleResultSchema.parse(result)).toEqual(result);
+    const [first, ...rest] = result.checks;
+    expect(tupleResultSchema.safeParse({ ...result, checks: [{ ...first, id: 'nodes.min-ready' }, ...rest] }).success).toBe(false);
   });
 
   it('serialise evidence as free JSON in the JSON Schema, and everything else member by member', () => {

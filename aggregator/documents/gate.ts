@@ -58,6 +58,19 @@ export type ObservedVersion = z.infer<typeof observedVersionSchema>;
 export const versionTupleSchema = z.strictObject({ kubernetes: observedVersionSchema, kubevirt: observedVersionSchema, cdi: observedVersionSchema });
 export type VersionTuple = z.infer<typeof versionTupleSchema>;
 
+/** `virtgate tuple` and the tuple part of the gate. */
+export const tupleResultSchema = z.strictObject({
+  result: gateStatusSchema,
+  exitCode: gateExitCodeSchema,
+  /** The evaluation day, YYYY-MM-DD (UTC). */
+  date: z.string(),
+  tuple: versionTupleSchema,
+  /** The version data's `updated` day. */
+  dataUpdated: z.string(),
+  checks: z.array(gateCheckSchema.extend({ id: z.enum(TUPLE_CHECK_IDS) })),
+});
+export type TupleResult = z.infer<typeof tupleResultSchema>;
+
 /** The versions and the version data's `updated` day. */
 export const gateVersionsSchema = z.strictObject({ ...versionTupleSchema.shape, dataUpdated: z.string() });
 

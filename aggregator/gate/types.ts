@@ -1,4 +1,4 @@
-import type { GateCheck, GateStatus, TupleCheckId, VersionTuple } from '../documents/gate.ts';
+import type { GateStatus } from '../documents/gate.ts';
 
 // The gate's documents are zod schemas in aggregator/documents/gate.ts; their names stay importable from here.
 export {
@@ -10,6 +10,7 @@ export {
   type GateResult,
   type GateStatus,
   type TupleCheckId,
+  type TupleResult,
   type VersionTuple,
 } from '../documents/gate.ts';
 
@@ -28,16 +29,4 @@ export function exitCodeFor(result: GateStatus): GateExitCode {
   if (result === 'pass') return GATE_EXIT.pass;
   if (result === 'fail') return GATE_EXIT.fail;
   return GATE_EXIT.warn;
-}
-
-/** `virtgate tuple` and the tuple part of the gate. */
-export interface TupleResult {
-  result: GateStatus;
-  exitCode: GateExitCode;
-  /** The evaluation day, YYYY-MM-DD (UTC). */
-  date: string;
-  tuple: VersionTuple;
-  /** The version data's `updated` day. */
-  dataUpdated: string;
-  checks: Array<GateCheck<TupleCheckId>>;
 }
