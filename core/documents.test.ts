@@ -6,11 +6,11 @@ import type { z } from 'zod';
 import {
   errorResponseSchema,
   gateResponseSchema,
-  gateResultSchema,
   nodeResponseSchema,
   nodesResponseSchema,
   summaryResponseSchema,
-} from '../aggregator/http/schemas.ts';
+} from '../aggregator/documents/api.ts';
+import { gateResultDocumentSchema } from '../aggregator/documents/gate.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
 import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
@@ -63,7 +63,7 @@ const ROWS: Row[] = [
   { what: 'virtgate check --json', kind: DOCUMENT_KINDS.check, get: cli(['check', '--json', '--no-vhv']) },
 ];
 
-/** `virtgate gate --json` needs a cluster: test/integration/aggregator-outputs.test.ts parses it with gateResultSchema. */
+/** `virtgate gate --json` needs a cluster: test/integration/aggregator-outputs.test.ts parses it with gateResultDocumentSchema. */
 const GATE_CLI_TEST = 'test/integration/aggregator-outputs.test.ts';
 
 describe('every JSON document carries apiVersion and kind (core/documents.ts)', () => {
@@ -81,8 +81,8 @@ describe('every JSON document carries apiVersion and kind (core/documents.ts)', 
     const covered = new Set<string>(ROWS.map((row) => row.kind));
     covered.add(DOCUMENT_KINDS.gate);
     expect([...covered].sort()).toEqual(Object.values(DOCUMENT_KINDS).sort());
-    expect(gateResultSchema.shape.kind.value).toBe(DOCUMENT_KINDS.gate);
-    expect(await readFile(path.join(PACKAGE_ROOT, GATE_CLI_TEST), 'utf8')).toContain('gateResultSchema.parse(JSON.parse(outcome.stdout))');
+    expect(gateResultDocumentSchema.shape.kind.value).toBe(DOCUMENT_KINDS.gate);
+    expect(await readFile(path.join(PACKAGE_ROOT, GATE_CLI_TEST), 'utf8')).toContain('gateResultDocumentSchema.parse(JSON.parse(outcome.stdout))');
     const page = await readFile(path.join(PACKAGE_ROOT, 'aggregator/page/app.ts'), 'utf8');
     expect(page).toContain(`const DOCUMENT_API_VERSION = '${DOCUMENT_API_VERSION}';`);
     expect(page).toContain(`const GATE_KIND = '${DOCUMENT_KINDS.apiGate}';`);

@@ -7,7 +7,7 @@ import { API_GROUP, API_VERSION } from './kube/names.ts';
  * NodeValidation CRD's group and version: a breaking change to any of them moves the version on
  * (`v1alpha1` → `v1alpha2`/`v1beta1`), an added field does not.
  *
- * This module is the one list of the names; aggregator/http/schemas.ts and the CLI's document
+ * This module is the one list of the names; aggregator/documents/ and the CLI's document
  * types use it, and documents.test.ts checks every route and every `--json` command against it.
  * The aggregator's page (aggregator/page/app.ts, compiled for the browser on its own) repeats the
  * one kind it reads; the same test checks that it matches.

@@ -8,7 +8,7 @@ import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '..
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { GATE_CHECK_IDS, GATE_STATUSES, type GateReport, worstStatus } from './types.ts';
+import { GATE_CHECK_IDS, GATE_STATUSES, type GateResult, worstStatus } from './types.ts';
 
 /**
  * Hostile and malformed objects must never make the gate throw, and it must always answer every
@@ -69,7 +69,7 @@ const snapshot: fc.Arbitrary<ClusterSnapshot> = fc.record({
   cdi: observation,
 });
 
-function assertWellFormed(result: GateReport): void {
+function assertWellFormed(result: GateResult): void {
   expect(result.checks.map((check) => check.id)).toEqual([...GATE_CHECK_IDS]);
   for (const check of result.checks) {
     expect(GATE_STATUSES).toContain(check.status);

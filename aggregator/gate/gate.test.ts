@@ -6,22 +6,22 @@ import { healthyCluster, listed, NOW, OPERATOR_STATUS, rawCdi, rawKubeVirt, rawN
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { GATE_CHECK_IDS, type GateCheckId, type GateReport } from './types.ts';
+import { GATE_CHECK_IDS, type GateCheckId, type GateResult } from './types.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 
-function run(overrides: Partial<ClusterSnapshot> = {}, config: Partial<GateConfig> = {}, now = NOW): GateReport {
+function run(overrides: Partial<ClusterSnapshot> = {}, config: Partial<GateConfig> = {}, now = NOW): GateResult {
   return gate(healthyCluster(overrides), DATA, { ...DEFAULT_GATE_CONFIG, ...config }, now);
 }
 
-function check(report: GateReport, id: GateCheckId) {
+function check(report: GateResult, id: GateCheckId) {
   const found = report.checks.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`no ${id}`);
   return found;
 }
 
 /** Every check that did not pass, as `id=status`. */
-function notPassing(report: GateReport): string[] {
+function notPassing(report: GateResult): string[] {
   return report.checks.filter((candidate) => candidate.status !== 'pass').map((candidate) => `${candidate.id}=${candidate.status}`);
 }
 

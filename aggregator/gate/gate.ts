@@ -11,7 +11,7 @@ import { clusterVersions } from './cluster-versions.ts';
 import { guarded } from './guard.ts';
 import { migrationPlan, withMigrationTargets } from './migration.ts';
 import { evaluateTuple } from './tuple.ts';
-import { exitCodeFor, type GateCheck, type GateReport, worstStatus } from './types.ts';
+import { exitCodeFor, type GateCheck, type GateResult, worstStatus } from './types.ts';
 
 /**
  * The runtime validation gate: a pure function of the cluster's objects, the version data, the
@@ -19,7 +19,7 @@ import { exitCodeFor, type GateCheck, type GateReport, worstStatus } from './typ
  * snapshot is untrusted and narrowed first; the gate never throws on its content and always returns
  * every id of GATE_CHECK_IDS, in order. Only an invalid `now` (a programming error) throws.
  */
-export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateConfig, now: Date): GateReport {
+export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateConfig, now: Date): GateResult {
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   return evaluateGate(parseSnapshot(snapshot), data, config, now);
 }
@@ -29,7 +29,7 @@ export function gate(snapshot: ClusterSnapshot, data: VersionData, config: GateC
  * when it arrives, and builds the model with `modelOf`; `gate` narrows a whole snapshot first.
  * The same pure function either way.
  */
-export function evaluateGate(model: ClusterModel, data: VersionData, config: GateConfig, now: Date): GateReport {
+export function evaluateGate(model: ClusterModel, data: VersionData, config: GateConfig, now: Date): GateResult {
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   const assessed = assessNodes(model, config, now);
   const plan = migrationPlan(assessed.nodes);

@@ -7,7 +7,7 @@ import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
 import { labelProfile, offersUso } from './migration.ts';
-import type { GateReport } from './types.ts';
+import type { GateResult } from './types.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 
@@ -64,7 +64,7 @@ function cluster(specs: Spec[], vmis?: CustomResourceObservation): ClusterSnapsh
   });
 }
 
-function migration(snapshot: ClusterSnapshot): { report: GateReport; check: GateReport['checks'][number]; targets: Record<string, number | null> } {
+function migration(snapshot: ClusterSnapshot): { report: GateResult; check: GateResult['checks'][number]; targets: Record<string, number | null> } {
   const report = gate(snapshot, DATA, DEFAULT_GATE_CONFIG, NOW);
   const check = report.checks.find((candidate) => candidate.id === 'nodes.migration-pairs');
   if (!check) throw new Error('no nodes.migration-pairs');

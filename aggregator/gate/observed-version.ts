@@ -1,13 +1,8 @@
 import { clip } from '../model/untrusted.ts';
 import { minorOf } from '../versions/minor.ts';
+import type { ObservedVersion } from '../documents/gate.ts';
 
-/** A version as observed in the cluster or given on the command line. JSON-serialisable. */
-export type ObservedVersion =
-  | { state: 'known'; version: string; minor: string }
-  /** Not installed / not given: `reason` says which. */
-  | { state: 'absent'; reason: string }
-  /** Installed but its version cannot be read. */
-  | { state: 'unknown'; reason: string };
+export type { ObservedVersion } from '../documents/gate.ts';
 
 /** A raw version string; unknown when no MAJOR.MINOR can be read from it. */
 export function observeVersion(raw: string | null, missingReason: string): ObservedVersion {

@@ -4,14 +4,14 @@ import { checkDataFresh } from './checks/data-fresh.ts';
 import { checkCdiPaired, checkKubernetesEol, checkKubernetesSupported } from './checks/tuple.ts';
 import { isoDay, utcDayOf } from './days.ts';
 import { guarded } from './guard.ts';
-import { exitCodeFor, type TupleReport, type VersionTuple, worstStatus } from './types.ts';
+import { exitCodeFor, type TupleResult, type VersionTuple, worstStatus } from './types.ts';
 
 /**
  * The version checks alone (tuple.kubernetes-supported, tuple.kubernetes-eol, tuple.cdi-paired,
  * tuple.data-fresh): `virtgate tuple` offline, and the first part of the gate. Pure: the day comes
  * from `now` (its UTC calendar day).
  */
-export function evaluateTuple(tuple: VersionTuple, data: VersionData, config: Pick<GateConfig, 'eolWarnDays' | 'dataMaxAgeDays'>, now: Date): TupleReport {
+export function evaluateTuple(tuple: VersionTuple, data: VersionData, config: Pick<GateConfig, 'eolWarnDays' | 'dataMaxAgeDays'>, now: Date): TupleResult {
   if (Number.isNaN(now.getTime())) throw new TypeError('evaluateTuple: now must be a valid Date');
   const todayMs = utcDayOf(now);
   const checks = [

@@ -5,13 +5,13 @@ import type { ReportSource } from '../service/types.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';
+import { aggregatorStatusSchema } from '../documents/aggregator-status.ts';
+import { jsonSchema } from '../documents/json-schema.ts';
 import {
-  aggregatorStatusSchema,
   type ErrorResponse,
   errorResponseSchema,
   gateDocumentSchema,
   gateResponseSchema,
-  jsonSchema,
   nodesDocumentSchema,
   type NodeResponse,
   nodeResponseSchema,
@@ -19,7 +19,7 @@ import {
   nodesResponseSchema,
   type SummaryResponse,
   summaryResponseSchema,
-} from './schemas.ts';
+} from '../documents/api.ts';
 
 const RANK: Record<GateStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
 
@@ -28,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * GET /api/v1/summary, /api/v1/nodes, /api/v1/nodes/:name and /api/v1/gate. Handlers serve the
- * latest report; they never evaluate the gate themselves. The response schemas (schemas.ts)
+ * latest report; they never evaluate the gate themselves. The response schemas (aggregator/documents/)
  * document the JSON and drop anything not declared in it. Before the first full sync every route
  * answers 503 with `error: not-synced`: an empty cluster and a cluster not yet read must not look
  * alike. Every body, errors included, starts with `apiVersion` and `kind` (core/documents.ts).

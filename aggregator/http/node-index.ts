@@ -1,4 +1,4 @@
-import type { GateReport } from '../gate/types.ts';
+import type { GateResult } from '../gate/types.ts';
 import type { NodeReadiness } from '../readiness/types.ts';
 
 /**
@@ -8,9 +8,9 @@ import type { NodeReadiness } from '../readiness/types.ts';
  */
 export class NodeIndex {
   /** Keyed weakly by the report: a replaced report and its index go together. */
-  private readonly byReport = new WeakMap<GateReport, ReadonlyMap<string, NodeReadiness>>();
+  private readonly byReport = new WeakMap<GateResult, ReadonlyMap<string, NodeReadiness>>();
 
-  get(report: GateReport, name: string): NodeReadiness | undefined {
+  get(report: GateResult, name: string): NodeReadiness | undefined {
     let index = this.byReport.get(report);
     if (!index) {
       index = new Map(report.readiness.nodes.map((node) => [node.name, node]));

@@ -3,7 +3,8 @@ import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { healthyCluster, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/report-source.ts';
-import { errorResponseSchema, gateResponseSchema, jsonSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './schemas.ts';
+import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../documents/api.ts';
+import { jsonSchema } from '../documents/json-schema.ts';
 import { buildHttp } from './server.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 

@@ -1,14 +1,13 @@
 // virtgate's page: fetches the latest report from the aggregator's API and redraws. Plain DOM,
 // no framework; see render.ts for why every value goes through textContent.
+import type { ErrorResponse, GateResponse } from '../documents/api.ts';
+import type { ObservedVersion } from '../documents/gate.ts';
 import {
-  type AggregatorView,
-  type CheckItem,
   filterNodes,
   formatAge,
   formatPercent,
   freshness,
   h,
-  type NodeRow,
   renderChecks,
   renderNodeRows,
   statusClass,
@@ -22,32 +21,8 @@ const DOCUMENT_API_VERSION = 'virtgate.io/v1alpha1';
 const GATE_KIND = 'GateReport';
 const ERROR_KIND = 'Error';
 
-/** A Kubernetes, KubeVirt or CDI version as the API observed it. */
-type ObservedVersion = { state: 'known'; version: string } | { state: 'absent' | 'unknown'; reason: string };
-
 /** The aggregator's state, with what the footer shows. */
-interface AggregatorState extends AggregatorView {
-  virtgateVersion?: string;
-  settings?: { staleAfterSeconds: number; minReady: number; prefix: string };
-}
-
-/** GET /api/v1/gate (aggregator/http/schemas.ts): the fields the page shows. */
-interface GateResponse {
-  apiVersion: string;
-  kind: string;
-  result: string;
-  exitCode: number;
-  evaluatedAt: string;
-  checks: CheckItem[];
-  versions: { kubernetes: ObservedVersion; kubevirt: ObservedVersion; cdi: ObservedVersion; dataUpdated: string };
-  readiness: {
-    total: number;
-    counts: { ready: number; emulation: number; 'not-ready': number; unknown: number };
-    readyRatio: number;
-    nodes: NodeRow[];
-  };
-  aggregator: AggregatorState;
-}
+type AggregatorState = GateResponse['aggregator'];
 
 const MAX_ROWS = 500;
 const refreshSeconds = Number(new URLSearchParams(location.search).get('refresh'));
@@ -66,14 +41,14 @@ async function refresh(): Promise<void> {
   try {
     const response = await fetch('/api/v1/gate', { cache: 'no-store', headers: { accept: 'application/json' } });
     // The aggregator's own JSON (its response schemas drop anything undeclared).
-    const body = (await response.json().catch(() => null)) as (GateResponse & { error?: string }) | null;
+    const body = (await response.json().catch(() => null)) as GateResponse | ErrorResponse | null;
     // Another apiVersion is another schema: say so rather than draw it wrongly.
     if (body && body.apiVersion !== DOCUMENT_API_VERSION) throw new Error(`the aggregator answers ${String(body.apiVersion)} ${String(body.kind)}; this page reads ${DOCUMENT_API_VERSION}`);
     if (response.ok && body && body.kind === GATE_KIND) {
       state.report = body;
       state.aggregator = body.aggregator;
     } else if (response.status === 503 && body && body.kind === ERROR_KIND && body.error === 'not-synced') {
-      state.aggregator = body.aggregator;
+      state.aggregator = body.aggregator ?? null;
     } else {
       throw new Error(`HTTP ${response.status}`);
     }

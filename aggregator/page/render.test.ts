@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, renderChecks, renderNodeRows, statusClass } from './render.ts';
+import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderChecks, renderNodeRows, statusClass } from './render.ts';
 
 /**
  * A minimal DOM that records what the page builds and throws if anything assigns markup
@@ -60,6 +60,8 @@ function allElements(root: FakeElement): FakeElement[] {
   return [root, ...root.children.flatMap((child) => ('tag' in child ? allElements(child) : []))];
 }
 
+// The data below is hostile or partial on purpose, outside the documents' schemas (hence the
+// casts): whatever arrives, the page must only ever produce text.
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(2)>';
 
@@ -69,7 +71,7 @@ describe('page rendering', () => {
     const list = renderChecks(doc, [
       { id: 'nodes.runtime', status: 'fail', message: `runtime ${SCRIPT}`, evidence: { unsupported: [IMG] } },
       { id: `x${IMG}`, status: `"><b onmouseover=alert(3)>`, message: IMG, evidence: null },
-    ]) as unknown as FakeElement;
+    ] as unknown as CheckItem[]) as unknown as FakeElement;
     const elements = allElements(list);
     expect(elements.map((element) => element.tag).sort()).toEqual(['code', 'code', 'details', 'li', 'li', 'ol', 'pre', 'span', 'span', 'span', 'span', 'summary']);
     expect(list.textContent).toContain(`runtime ${SCRIPT}`);
@@ -111,7 +113,7 @@ describe('page rendering', () => {
           memoryTotalBytes: 512 * 2 ** 30,
         },
       },
-    ]) as unknown as FakeElement;
+    ] as unknown as NodeRow[]) as unknown as FakeElement;
     const [first, second] = (rows as unknown as FakeElement).children as FakeElement[];
     expect(first?.attributes['data-node']).toBe('node-a');
     expect(first?.className).toBe('state-not-ready');
@@ -182,7 +184,7 @@ describe('page helpers', () => {
       { name: 'node-a', state: 'not-ready', reason: 'not ready (failing: dev.kvm)', failingChecks: [{ id: 'dev.kvm', message: '/dev/kvm is missing' }] },
       { name: 'node-b', state: 'ready', reason: 'ready: KVM acceleration', failingChecks: [] },
       { name: 'node-c', state: 'ready', reason: 'ready: KVM acceleration', failingChecks: [{ id: 'kernel.version', message: 'non-EL kernel 6.8' }] },
-    ];
+    ] as unknown as NodeRow[];
     expect(filterNodes(nodes, { text: 'KVM IS', state: '' }, 10).shown.map((node) => node.name)).toEqual(['node-a']);
     expect(filterNodes(nodes, { state: 'ready' }, 10).shown.map((node) => node.name)).toEqual(['node-b', 'node-c']);
     expect(filterNodes(nodes, { text: 'kernel' }, 10).shown.map((node) => node.name)).toEqual(['node-c']);

@@ -3,41 +3,19 @@
 // untrusted text (a node's agent writes its own report): it only ever reaches the page through
 // textContent / text nodes, never through innerHTML, and class names come from fixed allowlists,
 // never from data.
+import type { Inventory } from '../../core/inventory/schema.ts';
+import type { AggregatorStatus } from '../documents/aggregator-status.ts';
+import type { GateCheck } from '../documents/gate.ts';
+import type { NodeReadiness } from '../documents/readiness.ts';
 
-/** A gate check as the API sends it. */
-export interface CheckItem {
-  id: string;
-  status: string;
-  message: string;
-  evidence: unknown;
-}
-
-/** A node's readiness as the API sends it (GET /api/v1/gate, `readiness.nodes`). */
-export interface NodeRow {
-  name: string;
-  state: string;
-  reason?: string;
-  unknownCause?: string | null;
-  tier?: string | null;
-  cpuVendor?: string | null;
-  kernel?: string | null;
-  containerRuntime?: string | null;
-  heartbeatAt?: string | null;
-  heartbeatAgeSeconds?: number | null;
-  agentVersion?: string | null;
-  failingChecks?: Array<{ id: string; status?: string; message: string }>;
-  /** Ready nodes that can take this node's VMs by live migration; null when it is not ready. */
-  migrationTargets?: number | null;
-  inventory?: InventoryView | null;
-}
-
-/** The aggregator's own state as the API sends it (`aggregator`); the fields the banner reads. */
-export interface AggregatorView {
-  synced: boolean;
-  healthy: boolean;
-  reason: string;
-  reportAgeSeconds?: number | null;
-}
+/**
+ * The shapes come from the aggregator's documents (types only: nothing of them reaches the
+ * bundle). The code below still treats every value as untrusted and survives values outside them.
+ */
+export type CheckItem = GateCheck;
+export type NodeRow = NodeReadiness;
+/** The fields of the aggregator's state that the banner reads. */
+export type AggregatorView = Pick<AggregatorStatus, 'synced' | 'healthy' | 'reason' | 'reportAgeSeconds'>;
 
 /** Status words the API uses, mapped to CSS classes (a Map: 'constructor' or '__proto__' find nothing). Anything else gets a neutral class. */
 const STATUS_CLASSES: ReadonlyMap<string, string> = new Map([
@@ -172,18 +150,10 @@ export function renderChecks(doc: Document, checks: CheckItem[]): HTMLElement {
   return list;
 }
 
-/** The inventory block of a node as the API sends it; the fields the page shows. */
-export interface InventoryView {
-  collected?: boolean;
-  system?: { manufacturer?: string | null; model?: string | null } | null;
-  cpu?: { brand?: string | null; sockets?: number | null; cores?: number | null; threads?: number | null; baseSpeedGHz?: number | null } | null;
-  memoryTotalBytes?: number | null;
-}
-
 /** One line under the node name: system, CPU, counts and memory from the report's inventory. */
-export function hardwareLine(doc: Document, inventory: InventoryView | null | undefined): HTMLElement | null {
+export function hardwareLine(doc: Document, inventory: Inventory | null | undefined): HTMLElement | null {
   if (!inventory || inventory.collected !== true) return null;
-  const cpu = inventory.cpu ?? {};
+  const cpu: Partial<NonNullable<Inventory['cpu']>> = inventory.cpu ?? {};
   const system = [inventory.system?.manufacturer, inventory.system?.model].filter(Boolean).join(' ');
   const counts =
     typeof cpu.threads === 'number'

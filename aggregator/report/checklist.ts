@@ -1,5 +1,5 @@
 import type { ObservedVersion } from '../gate/observed-version.ts';
-import type { GateReport, GateStatus } from '../gate/types.ts';
+import type { GateResult, GateStatus } from '../gate/types.ts';
 
 /** Colours a status word (the CLI passes its TTY-aware painter); plain text by default. */
 export type StatusPainter = (status: GateStatus, text: string) => string;
@@ -19,7 +19,7 @@ export function oneLine(text: string): string {
  * `virtgate gate`'s checklist, as a person reads it in a CI log: every check with its status and
  * message, then the nodes that are not ready or unknown (worst first), then the result.
  */
-export function renderChecklist(report: GateReport, paint: StatusPainter = (_status, text) => text): string {
+export function renderChecklist(report: GateResult, paint: StatusPainter = (_status, text) => text): string {
   const { versions, readiness } = report;
   const status = (value: GateStatus, width = 0) => paint(value, value.toUpperCase().padEnd(width));
   const idWidth = Math.max(...report.checks.map((check) => check.id.length));

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
+import type { WatchStatus } from '../documents/aggregator-status.ts';
 import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { DEFAULT_WATCH_TIMING, WatchLoop, type WatchTiming } from '../../core/kube/watch-loop.ts';
 import { objectKey } from './project.ts';
@@ -20,20 +21,8 @@ export interface ReflectorTiming extends WatchTiming {
 
 export const DEFAULT_REFLECTOR_TIMING: ReflectorTiming = { ...DEFAULT_WATCH_TIMING, pageSize: PAGE_SIZE };
 
-export interface ReflectorStatus {
-  kind: string;
-  /** A full LIST has completed at least once. */
-  synced: boolean;
-  /** Synced, and the last LIST or WATCH succeeded (no error since). */
-  healthy: boolean;
-  objects: number;
-  lastListAt: string | null;
-  /** The last event or bookmark. */
-  lastEventAt: string | null;
-  lists: number;
-  /** The last error, while unhealthy. */
-  error: string | null;
-}
+/** A watch's status as the API serves it (aggregator/documents/aggregator-status.ts). */
+export type ReflectorStatus = WatchStatus;
 
 export interface ReflectorOptions<T> {
   kind: string;

@@ -1,16 +1,11 @@
 import { type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import type { ServerVersionStatus } from '../documents/aggregator-status.ts';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
 import { callOptions } from './resources.ts';
 
-export interface ServerVersionStatus {
-  /** `gitVersion` of GET /version, e.g. v1.36.3; null until first read. */
-  gitVersion: string | null;
-  readAt: string | null;
-  /** The last error, while the latest read failed. */
-  error: string | null;
-}
+export type { ServerVersionStatus } from '../documents/aggregator-status.ts';
 
 /**
  * The API server's version, read at start and again after a watch recovers (an API server that

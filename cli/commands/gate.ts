@@ -1,13 +1,13 @@
 import { Command } from 'commander';
 import { gateConfigOf } from '../../aggregator/config.ts';
 import { evaluateGate } from '../../aggregator/gate/gate.ts';
-import type { GateReport, GateStatus } from '../../aggregator/gate/types.ts';
+import type { GateResult, GateStatus } from '../../aggregator/gate/types.ts';
 import { modelOf } from '../../aggregator/model/cluster.ts';
 import { renderChecklist } from '../../aggregator/report/checklist.ts';
 import { ClusterReadError, listClusterOnce } from '../../aggregator/snapshot/list-once.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';
-import type { GateResult } from '../../aggregator/http/schemas.ts';
+import type { GateResultDocument } from '../../aggregator/documents/gate.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
@@ -40,7 +40,7 @@ async function runGate(flags: Record<string, unknown>): Promise<number> {
   // The CLI reads the clock; the evaluation itself is pure.
   const report = evaluateGate(modelOf(parsed), data, gateConfigOf(settings), settings.now ?? new Date());
   if (settings.json) {
-    const document: GateResult = { ...typeMeta(DOCUMENT_KINDS.gate), ...report };
+    const document: GateResultDocument = { ...typeMeta(DOCUMENT_KINDS.gate), ...report };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     process.stdout.write(renderGate(report));
@@ -50,6 +50,6 @@ async function runGate(flags: Record<string, unknown>): Promise<number> {
 
 const STATUS_STYLE = { pass: 'green', unknown: 'magenta', warn: 'yellow', fail: 'red' } as const satisfies Record<GateStatus, string>;
 
-function renderGate(report: GateReport): string {
+function renderGate(report: GateResult): string {
   return renderChecklist(report, (status, text) => paint(STATUS_STYLE[status], text));
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { evaluateTuple } from '../../aggregator/gate/tuple.ts';
-import type { GateStatus, TupleReport } from '../../aggregator/gate/types.ts';
+import type { GateStatus, TupleResult } from '../../aggregator/gate/types.ts';
 import { observeVersion, type ObservedVersion } from '../../aggregator/gate/observed-version.ts';
 import { DEFAULT_GATE_CONFIG } from '../../aggregator/model/config.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
@@ -13,7 +13,7 @@ import { type TupleSettings, tupleSettings } from '../settings/tuple.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The `--json` document (`kind: TupleResult`): the tuple report plus the data file it used. */
-export interface TupleJson extends TypeMeta<typeof DOCUMENT_KINDS.tuple>, TupleReport {
+export interface TupleJson extends TypeMeta<typeof DOCUMENT_KINDS.tuple>, TupleResult {
   versionsFile: string;
 }
 
@@ -71,7 +71,7 @@ function describe(label: string, version: ObservedVersion): string {
   return version.state === 'known' ? `${label} ${version.version}` : `${label} (none)`;
 }
 
-export function renderTuple(report: TupleReport): string {
+export function renderTuple(report: TupleResult): string {
   const idWidth = Math.max(...report.checks.map((check) => check.id.length));
   const { kubevirt, kubernetes, cdi } = report.tuple;
   const lines = [

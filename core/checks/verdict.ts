@@ -3,8 +3,8 @@ import type { CheckResultOf } from './result.ts';
 
 export type CheckResult = CheckResultOf<CheckId>;
 
-export const TIERS = ['hardware', 'emulation', 'none'] as const;
-export type Tier = (typeof TIERS)[number];
+export { TIERS, type Tier } from './tiers.ts';
+import type { Tier } from './tiers.ts';
 
 export interface Verdict {
   tier: Tier;

@@ -9,7 +9,7 @@
  */
 import { CustomObjectsApi, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeResponseSchema } from '../../aggregator/http/schemas.ts';
+import { nodeResponseSchema } from '../../aggregator/documents/api.ts';
 import { kubeConfigFrom, mergePatch, refusal, waitForAgentPolicy } from '../lab/chart/cluster.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';

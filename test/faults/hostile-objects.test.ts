@@ -9,7 +9,8 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/documents/api.ts';
+import { gateResultDocumentSchema } from '../../aggregator/documents/gate.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createValidatedNode, installKubeVirtCrds } from '../lab/support/aggregator-cluster.ts';
 import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
@@ -137,7 +138,7 @@ describe('hostile and huge objects in the cluster', () => {
   it('virtgate gate evaluates them too', async () => {
     const run = await runCli(['gate', '--kubeconfig', cp.adminKubeconfig, '--json'], cliEnv(), { timeoutMs: 45_000 });
     expect([0, 1, 3], run.stderr).toContain(run.code);
-    const report = gateResultSchema.parse(JSON.parse(run.stdout));
+    const report = gateResultDocumentSchema.parse(JSON.parse(run.stdout));
     expect(report.readiness.nodes.some((node) => node.name === 'fault-hostile-types' && node.state === 'unknown')).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttp } from '../../aggregator/http/server.ts';
-import { gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/documents/api.ts';
 import { createAggregatorMetrics } from '../../aggregator/metrics.ts';
 import type { ClusterSnapshot } from '../../aggregator/model/snapshot.ts';
 import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../lab/aggregator/cluster-fixtures.ts';

@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateResponse } from '../../aggregator/http/schemas.ts';
+import type { GateResponse } from '../../aggregator/documents/api.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import type { FakeNodeOptions } from '../lab/controlplane/identities.ts';
 import { createCdi, createKubeVirt, createValidatedNode, installKubeVirtCrds, type KubeVirtOptions, type ReportOptions, removeOptionalCrds, resetCluster } from '../lab/support/aggregator-cluster.ts';

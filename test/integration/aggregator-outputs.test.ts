@@ -6,7 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema, gateResponseSchema, gateResultSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../../aggregator/documents/api.ts';
+import { gateResultDocumentSchema } from '../../aggregator/documents/gate.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
 import { runCli } from '../lab/cli.ts';
@@ -165,7 +166,7 @@ describe('virtgate gate (a real process): exit codes', () => {
     await cluster({ docker: true });
     const outcome = await gate('--json');
     expect(outcome.code).toBe(1);
-    const report = gateResultSchema.parse(JSON.parse(outcome.stdout));
+    const report = gateResultDocumentSchema.parse(JSON.parse(outcome.stdout));
     expect(report).toMatchObject({ result: 'fail', exitCode: 1, evaluatedAt: '2026-12-02T12:00:00.000Z' });
     expect(report.checks.find((check) => check.id === 'nodes.runtime')?.status).toBe('fail');
   });

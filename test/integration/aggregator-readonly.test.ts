@@ -5,6 +5,7 @@
  */
 import { type KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorResponseSchema, gateResponseSchema, summaryResponseSchema } from '../../aggregator/documents/api.ts';
 import { type AuditEvent, WRITE_VERBS } from '../lab/controlplane/audit.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { podBoundIdentity, type PodIdentity } from '../lab/controlplane/identities.ts';
@@ -75,9 +76,17 @@ describe('the aggregator with get/list/watch only', () => {
   it('never writes, and LISTs each resource once, not in a loop', async () => {
     const start = await cp.audit.mark();
     proc = await startAggregatorProcess(['--kubeconfig', identity.kubeconfig]);
-    const gate = async () => (await (await proc?.get('/api/v1/gate'))?.json()) as { readiness?: { total: number }; versions?: { cdi: { state: string } } };
+    // The gate document, checked against its schema; null while the aggregator answers an error document.
+    const gate = async () => {
+      const response = await proc?.get('/api/v1/gate');
+      if (response?.status !== 200) {
+        errorResponseSchema.parse(await response?.json());
+        return null;
+      }
+      return gateResponseSchema.parse(await response.json());
+    };
     await waitFor('the aggregator to be ready', async () => ((await proc?.get('/readyz'))?.status === 200 ? true : undefined), 60_000);
-    await waitFor('the first report', async () => ((await gate()).readiness?.total === 2 ? true : undefined));
+    await waitFor('the first report', async () => ((await gate())?.readiness.total === 2 ? true : undefined));
 
     // Half a minute of quiet, with a change in it: the change arrives through the watch, not a
     // LIST, and a polling loop (anything relisting more often than every 30 s) would show. The
@@ -85,10 +94,10 @@ describe('the aggregator with get/list/watch only', () => {
     const quiet = await cp.audit.mark();
     const quietStarted = Date.now();
     await createValidatedNode(admin, 'agg-ro-3', { node: { labels: READY }, report: { heartbeatAt } });
-    await waitFor('the new node to be seen', async () => ((await gate()).readiness?.total === 3 ? true : undefined));
+    await waitFor('the new node to be seen', async () => ((await gate())?.readiness.total === 3 ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - quietStarted))));
     expect((await proc.get('/readyz')).status).toBe(200);
-    const summary = (await (await proc.get('/api/v1/summary')).json()) as { aggregator: { watches: Array<{ kind: string; lists: number }> } };
+    const summary = summaryResponseSchema.parse(await (await proc.get('/api/v1/summary')).json());
     expect(summary.aggregator.watches.map((watch) => `${watch.kind}:${watch.lists}`).sort()).toEqual(
       ['cdis', 'crd/cdis.cdi.kubevirt.io', 'crd/kubevirts.kubevirt.io', 'crd/virtualmachineinstances.kubevirt.io', 'kubevirts', 'nodes', 'nodevalidations'].map((kind) => `${kind}:1`),
     );

@@ -45,7 +45,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Node } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GateResponse, gateResponseSchema } from '../../aggregator/http/schemas.ts';
+import { type GateResponse, gateResponseSchema } from '../../aggregator/documents/api.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GateResponse, gateResponseSchema } from '../../aggregator/http/schemas.ts';
+import { type GateResponse, gateResponseSchema } from '../../aggregator/documents/api.ts';
 import { findManifest, renderChart } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode } from '../lab/controlplane/identities.ts';

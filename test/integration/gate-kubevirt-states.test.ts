@@ -9,8 +9,8 @@
  */
 import { ApiextensionsV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateResponse } from '../../aggregator/http/schemas.ts';
-import { summaryResponseSchema } from '../../aggregator/http/schemas.ts';
+import type { GateResponse } from '../../aggregator/documents/api.ts';
+import { summaryResponseSchema } from '../../aggregator/documents/api.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { OPERATOR_STATUS } from '../lab/aggregator/cluster-fixtures.ts';
 import { runCli } from '../lab/cli.ts';

@@ -2,8 +2,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { AGGREGATOR_DEFAULTS, type AggregatorConfig } from '../../../aggregator/config.ts';
-import type { GateReport } from '../../../aggregator/gate/types.ts';
-import { type GateResponse, gateResponseSchema } from '../../../aggregator/http/schemas.ts';
+import type { GateResult } from '../../../aggregator/gate/types.ts';
+import { type GateResponse, gateResponseSchema } from '../../../aggregator/documents/api.ts';
 import { Aggregator, type AggregatorOptions } from '../../../aggregator/service/aggregator.ts';
 import { loadVersionData } from '../../../aggregator/versions/load.ts';
 import { waitFor } from './wait.ts';
@@ -70,17 +70,17 @@ export async function startAggregator(
 }
 
 /** A check's status by id. */
-export function statusOfCheck(report: GateReport, id: string): string | undefined {
+export function statusOfCheck(report: GateResult, id: string): string | undefined {
   return report.checks.find((check) => check.id === id)?.status;
 }
 
-export function check(report: GateReport, id: string): GateReport['checks'][number] {
+export function check(report: GateResult, id: string): GateResult['checks'][number] {
   const found = report.checks.find((entry) => entry.id === id);
   if (!found) throw new Error(`no check ${id}`);
   return found;
 }
 
 /** The node names a report covers, sorted. */
-export function nodeNames(report: GateReport): string[] {
+export function nodeNames(report: GateResult): string[] {
   return report.readiness.nodes.map((node) => node.name).sort();
 }
