@@ -15,8 +15,8 @@ import { agentHttp } from './http.ts';
 import { AgentMetrics } from './metrics.ts';
 import { NodeApi } from './node-api.ts';
 import { NodeWatch } from './node-watch.ts';
-import type { Observation } from './exporters/exporter.ts';
-import { type Applied, Publisher, type PublisherSettings } from './publisher.ts';
+import type { ProbeOutcome } from './publish/probe-outcome.ts';
+import { type Applied, Publisher, type PublisherSettings } from './publish/publisher.ts';
 
 /**
  * The DaemonSet process: probe on a jittered interval, publish what changed, refresh the
@@ -34,7 +34,7 @@ export class Agent {
   private readonly http: FastifyInstance;
   private readonly now: () => Date;
 
-  private observation: Observation | undefined;
+  private observation: ProbeOutcome | undefined;
   private applied: Applied | undefined;
   private publishing: Promise<void> | undefined;
   private publishAgain = false;

@@ -1,4 +1,8 @@
-import type { HeartbeatDue } from './exporters/exporter.ts';
+/** Which objects a publish may refresh although nothing changed (heartbeat). */
+export interface HeartbeatDue {
+  condition: boolean;
+  report: boolean;
+}
 
 /** When each published object was last refreshed (from what the API server holds). */
 export interface HeartbeatState {

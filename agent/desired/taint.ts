@@ -1,4 +1,4 @@
-import type { V1Node, V1Taint } from '@kubernetes/client-node';
+import type { V1Taint } from '@kubernetes/client-node';
 import type { NodeKeys } from '../../core/kube/names.ts';
 import type { TaintReport } from '../../core/report/schema.ts';
 import type { TaintConfig } from '../config.ts';
@@ -73,7 +73,6 @@ export function guardAllows(pool: readonly PoolNode[], self: string, maxShare: n
 }
 
 /** The report's account of the taint: the policy, whether the node carries virtgate's taint, and any refusal. */
-export function taintReport(config: TaintConfig, keys: NodeKeys, node: V1Node, refused: string | undefined): TaintReport {
-  const applied = (node.spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
+export function taintReport(config: TaintConfig, applied: boolean, refused: string | undefined): TaintReport {
   return { policy: config.policy, applied, ...(refused ? { refused } : {}) };
 }

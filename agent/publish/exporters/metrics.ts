@@ -1,10 +1,10 @@
-import type { AgentMetrics } from '../metrics.ts';
-import type { Exporter } from './exporter.ts';
+import type { AgentMetrics } from '../../metrics.ts';
+import type { Exporter } from '../exporter.ts';
 
 /** The published verdict and the guard's refusal as Prometheus series, once a publish succeeded. */
 export function metricsExporter(metrics: AgentMetrics, clock: () => Date): Exporter {
   return {
-    async export({ effective, taintRefused }) {
+    async apply({ effective, taintRefused }) {
       metrics.recordPublished(effective, taintRefused !== undefined, clock());
     },
   };

@@ -1,0 +1,74 @@
+import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
+import { exampleFacts, type HostFacts } from '../../../core/checks/registry.ts';
+import type { CheckResult, Verdict } from '../../../core/checks/verdict.ts';
+import { nodeKeys } from '../../../core/kube/names.ts';
+import type { NodeValidation, NodeValidationStatus } from '../../../core/report/schema.ts';
+import type { TaintConfig } from '../../../agent/config.ts';
+import type { PoolNode } from '../../../agent/desired/taint.ts';
+import type { NodePatch, PlanSettings } from '../../../agent/publish/plan.ts';
+import type { ProbeOutcome } from '../../../agent/publish/probe-outcome.ts';
+
+/** Shared inputs for the publish tests (agent/publish): a host, its verdicts and a Node as the API server keeps it. */
+export const keys = nodeKeys();
+
+export const facts = {
+  ...exampleFacts('/host'),
+  cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx2'] } },
+  kernelRelease: { state: 'ok', value: '5.14.0-503.el9.x86_64' },
+} satisfies HostFacts;
+
+function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {
+  const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckResult);
+  return { tier: 'hardware', ready: true, conclusive: true, checks, ...over };
+}
+
+export const READY = verdict({ 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass' });
+export const NOT_READY = verdict({ 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'fail', 'dev.vhost-net': 'pass' }, { tier: 'none', ready: false });
+export const INCONCLUSIVE = verdict({ 'cpu.virtualization': 'pass', 'dev.kvm': 'error', 'dev.tun': 'pass', 'dev.vhost-net': 'pass' }, { tier: 'emulation', ready: false, conclusive: false });
+
+export const PROBED_AT = new Date('2026-12-05T10:00:00Z');
+export const outcome = (v: Verdict): ProbeOutcome => ({ verdict: v, facts, probedAt: PROBED_AT });
+
+export const TAINTING: TaintConfig = { policy: 'not-ready', poolSelector: '', effect: 'NoSchedule', allowNoExecute: false, maxShare: 0.5, bootstrapKey: undefined };
+export const settings = (taintConfig: TaintConfig = TAINTING): PlanSettings => ({ keys, taintConfig, agentVersion: '0.0.0-test' });
+
+export function bareNode(name = 'node-a'): V1Node {
+  return { metadata: { name, uid: `uid-${name}`, resourceVersion: '1', labels: {}, annotations: {} }, spec: {}, status: { conditions: [] } };
+}
+
+/** What the API server does with a merge patch of labels/annotations/taints (null deletes a key). */
+export function applyPatch(node: V1Node, patch: NodePatch): V1Node {
+  const merge = (current: Record<string, string> = {}, change: Record<string, string | null> = {}) => {
+    const next = { ...current };
+    for (const [key, value] of Object.entries(change)) {
+      if (value === null) delete next[key];
+      else next[key] = value;
+    }
+    return next;
+  };
+  return {
+    ...node,
+    metadata: {
+      ...node.metadata,
+      resourceVersion: String(Number(node.metadata?.resourceVersion ?? '0') + 1),
+      labels: merge(node.metadata?.labels, patch.labels),
+      annotations: merge(node.metadata?.annotations, patch.annotations),
+    },
+    spec: { ...node.spec, ...(patch.taints ? { taints: patch.taints } : {}) },
+  };
+}
+
+/** What a strategic merge of one condition by type does. */
+export function applyCondition(node: V1Node, condition: V1NodeCondition): V1Node {
+  const others = (node.status?.conditions ?? []).filter((c) => c.type !== condition.type);
+  return { ...node, status: { ...node.status, conditions: [...others, condition] } };
+}
+
+/** What the status subresource does: the whole status, or the given fields merged in. */
+export function applyReportStatus(report: NodeValidation, fields: Partial<NodeValidationStatus>, whole: boolean): NodeValidation {
+  const status = (whole ? fields : { ...report.status, ...fields }) as NodeValidationStatus;
+  return JSON.parse(JSON.stringify({ ...report, metadata: { ...report.metadata, generation: report.metadata.generation ?? 1 }, status })) as NodeValidation;
+}
+
+export const pool = (...members: Array<[name: string, taintedAt?: string]>): PoolNode[] =>
+  members.map(([name, at]) => ({ name, ...(at ? { taintedAt: new Date(at) } : {}) }));
