@@ -58,8 +58,9 @@ export class Agent {
     this.publisherSettings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
     this.publisher = new Publisher(this.api, this.publisherSettings, this.metrics, log, () => this.now());
     this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
-      serverTimeoutSeconds: 300,
-      staleAfterMs: 360_000,
+      serverTimeoutSeconds: config.watch.timeoutSeconds,
+      staleAfterMs: config.watch.staleAfterSeconds * 1000,
+      backoff: { baseMs: config.watch.backoffBaseSeconds * 1000, maxMs: config.watch.backoffMaxSeconds * 1000 },
     });
     this.http = agentHttp(this.metrics.registry, { readiness: () => this.readiness() });
   }
@@ -78,7 +79,7 @@ export class Agent {
   }
 
   /** SIGTERM: let the write in flight finish, then stop. Never removes anything from the node. */
-  async stop(graceMs = 20_000): Promise<void> {
+  async stop(graceMs = this.config.shutdownGraceSeconds * 1000): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.watch.stop();

@@ -1,7 +1,7 @@
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiFailure } from '../core/kube/api-error.ts';
-import { Backoff } from '../core/kube/backoff.ts';
+import { Backoff, type BackoffPolicy } from '../core/kube/backoff.ts';
 import { type StartWatch, watchPath } from '../core/kube/watch.ts';
 
 export interface NodeWatchOptions {
@@ -9,6 +9,8 @@ export interface NodeWatchOptions {
   serverTimeoutSeconds: number;
   /** Watches that deliver nothing (not even a bookmark) for this long are restarted: client watches can stop silently. */
   staleAfterMs: number;
+  /** Reconnects after an error back off within this; a clean end reconnects at once. */
+  backoff: BackoffPolicy;
 }
 
 /**
@@ -24,8 +26,7 @@ export class NodeWatch {
   private controller: AbortController | undefined;
   private staleTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Reconnects after an error back off up to 30 s; a clean end reconnects at once. */
-  private readonly backoff = new Backoff({ baseMs: 1000, maxMs: 30_000 });
+  private readonly backoff: Backoff;
   private stopped = false;
 
   constructor(kc: KubeConfig, nodeName: string, onNode: (node: V1Node) => void, log: Logger, options: NodeWatchOptions) {
@@ -34,6 +35,7 @@ export class NodeWatch {
     this.onNode = onNode;
     this.log = log;
     this.options = options;
+    this.backoff = new Backoff(options.backoff);
   }
 
   start(): void {
