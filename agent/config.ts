@@ -15,7 +15,7 @@ import {
   watchSettings,
 } from '../core/settings/common.ts';
 import { durationSetting } from '../core/settings/duration.ts';
-import { deviceNumbers, majorMinor, positiveNumber, share } from '../core/settings/parsers.ts';
+import { deviceNumbers, majorMinor, share } from '../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
 
 const labelKey = new RegExp(`^(${DNS_SUBDOMAIN_PATTERN}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`);
@@ -69,12 +69,11 @@ export const AGENT_SETTINGS = {
   vhv: {
     enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true }),
     command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command }),
-    timeoutSeconds: setting({
-      flag: '--vhv-timeout <seconds>',
+    timeoutSeconds: durationSetting({
+      flag: '--vhv-timeout <duration>',
       help: 'kill virt-host-validate after this long',
-      schema: z.number().positive().max(600),
-      parse: positiveNumber,
-      default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
+      default: `${DEFAULT_VHV_OPTIONS.timeoutSeconds}s`,
+      max: '10m',
     }),
   },
   kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run) each probe cycle', schema: z.boolean(), default: true }),
