@@ -57,7 +57,11 @@ export class Agent {
     this.api = new NodeApi(kc, config.nodeName, config.requestTimeoutSeconds * 1000, (resource, code) => this.metrics.recordWrite(resource, code));
     this.publisherSettings = { keys: nodeKeys(config.prefix), taintConfig: config.taint, agentVersion: VIRTGATE_VERSION };
     this.publisher = new Publisher(this.api, this.publisherSettings, this.metrics, log, () => this.now());
-    this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log);
+    this.watch = new NodeWatch(kc, config.nodeName, (node) => this.onNodeEvent(node), log, {
+      watchTimeoutSeconds: config.watch.timeoutSeconds,
+      staleAfterMs: config.watch.staleAfterSeconds * 1000,
+      backoff: { baseMs: config.watch.backoffBaseSeconds * 1000, maxMs: config.watch.backoffMaxSeconds * 1000 },
+    });
     this.http = agentHttp(this.metrics.registry, { readiness: () => this.readiness() });
   }
 
@@ -75,7 +79,7 @@ export class Agent {
   }
 
   /** SIGTERM: let the write in flight finish, then stop. Never removes anything from the node. */
-  async stop(graceMs = 20_000): Promise<void> {
+  async stop(graceMs = this.config.shutdownGraceSeconds * 1000): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     void this.watch.stop();

@@ -8,6 +8,12 @@ describe('agent configuration', () => {
   it('accepts the defaults with a node name', () => {
     expect(parseAgentConfig(valid).nodeName).toBe('node-a');
   });
+  it('has the watch timings and the shutdown grace of the chart\'s pod', () => {
+    expect(parseAgentConfig(valid)).toMatchObject({
+      watch: { timeoutSeconds: 300, staleAfterSeconds: 360, backoffBaseSeconds: 1, backoffMaxSeconds: 30 },
+      shutdownGraceSeconds: 20,
+    });
+  });
   it('runs kvm.run unless --no-kvm-run turns it off', () => {
     expect(parseAgentConfig(valid).kvmRun).toBe(true);
     expect(parseAgentConfig({ ...valid, kvmRun: false }).kvmRun).toBe(false);
@@ -25,6 +31,10 @@ describe('agent configuration', () => {
     [{ taint: { ...valid.taint, policy: 'sometimes' } }, /^--taint-policy: /],
     [{ taint: { ...valid.taint, poolSelector: 'a=(b' } }, /^--taint-pool-selector: is not a label selector/],
     [{ logLevel: 'loud' }, /^--log-level: /],
+    [{ shutdownGraceSeconds: 26 }, /^--shutdown-grace: must be at most 25 s/],
+    [{ shutdownGraceSeconds: 0.5 }, /^--shutdown-grace: must be at least 1 s/],
+    [{ watch: { ...valid.watch, timeoutSeconds: 600 } }, /^--watch-stale-after: must be longer than --watch-timeout/],
+    [{ watch: { ...valid.watch, backoffMaxSeconds: 0.5 } }, /^--watch-backoff-max: /],
   ])('rejects %o with one line naming the flag', (change, message) => {
     expect(() => parseAgentConfig({ ...valid, ...change })).toThrow(message);
     try {

@@ -6,13 +6,16 @@ import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../core/checks/families/vhv.ts';
 import {
   bindAddressSetting,
+  checkWatchTiming,
   inClusterKubeconfigSetting,
   logLevelSetting,
   portSetting,
   prefixSetting,
   requestTimeoutSetting,
+  watchSettings,
 } from '../core/settings/common.ts';
-import { deviceNumbers, durationSeconds, majorMinor, positiveNumber, share } from '../core/settings/parsers.ts';
+import { durationSetting } from '../core/settings/duration.ts';
+import { deviceNumbers, majorMinor, share } from '../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
 
 const labelKey = new RegExp(`^(${DNS_SUBDOMAIN_PATTERN}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`);
@@ -40,34 +43,18 @@ export const AGENT_SETTINGS = {
   hostRoot: setting({ flag: '--host-root <dir>', help: 'where the host is mounted', schema: z.string().min(1), default: '/', env: 'VIRTGATE_HOST_ROOT' }),
   kubeconfig: inClusterKubeconfigSetting,
   prefix: prefixSetting('prefix of every label, annotation and taint key'),
-  intervalSeconds: setting({
-    flag: '--interval <duration>',
-    help: 'probe interval (jittered)',
-    schema: z.number().min(10, 'must be at least 10 s').max(86_400),
-    parse: durationSeconds,
-    default: 300,
-    defaultText: '5m',
-  }),
+  intervalSeconds: durationSetting({ flag: '--interval <duration>', help: 'probe interval (jittered)', default: '5m', min: '10s', max: '1d' }),
   jitter: setting({ flag: '--jitter <share>', help: 'spread of the interval, 0-0.5', schema: z.number().min(0).max(0.5), parse: Number, default: 0.1 }),
-  heartbeatSeconds: setting({
-    flag: '--heartbeat <duration>',
-    help: 'refresh the report and condition at most this often',
-    schema: z.number().min(60, 'must be at least 60 s').max(86_400),
-    parse: durationSeconds,
-    default: 600,
-    defaultText: '10m',
-  }),
+  heartbeatSeconds: durationSetting({ flag: '--heartbeat <duration>', help: 'refresh the report and condition at most this often', default: '10m', min: '60s', max: '1d' }),
   port: portSetting('HTTP port for /metrics, /healthz, /readyz'),
   bindAddress: bindAddressSetting,
   // Shorter than the cluster-wide programs' 30 s: the agent only reads and writes its own Node.
-  requestTimeoutSeconds: requestTimeoutSetting(15, '15s'),
-  publishFailureThresholdSeconds: setting({
+  requestTimeoutSeconds: requestTimeoutSetting('15s'),
+  publishFailureThresholdSeconds: durationSetting({
     flag: '--publish-failure-threshold <duration>',
     help: '/readyz fails once publishing has failed this long',
-    schema: z.number().min(1),
-    parse: durationSeconds,
-    default: 120,
-    defaultText: '2m',
+    default: '2m',
+    min: '1s',
   }),
   policy: {
     allowEmulation: setting({ flag: '--allow-emulation', help: 'count the emulation tier as ready', schema: z.boolean(), default: DEFAULT_POLICY.allowEmulation }),
@@ -82,12 +69,11 @@ export const AGENT_SETTINGS = {
   vhv: {
     enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true }),
     command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command }),
-    timeoutSeconds: setting({
-      flag: '--vhv-timeout <seconds>',
+    timeoutSeconds: durationSetting({
+      flag: '--vhv-timeout <duration>',
       help: 'kill virt-host-validate after this long',
-      schema: z.number().positive().max(600),
-      parse: positiveNumber,
-      default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
+      default: `${DEFAULT_VHV_OPTIONS.timeoutSeconds}s`,
+      max: '10m',
     }),
   },
   kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run) each probe cycle', schema: z.boolean(), default: true }),
@@ -124,6 +110,9 @@ export const AGENT_SETTINGS = {
       schema: z.preprocess((key) => (key === '' ? undefined : key), z.string().regex(labelKey, 'is not a taint key').optional()),
     }),
   },
+  watch: watchSettings({ staleAfter: '6m', backoffBase: '1s' }),
+  // Below the chart's terminationGracePeriodSeconds (30 s), so the agent ends before the kubelet kills it.
+  shutdownGraceSeconds: durationSetting({ flag: '--shutdown-grace <duration>', help: 'on SIGTERM, wait this long for a write in flight', default: '20s', min: '1s', max: '25s' }),
   logLevel: logLevelSetting,
 };
 
@@ -134,6 +123,7 @@ export const agentSettings = defineSettings(AGENT_SETTINGS, (config, ctx) => {
   if (config.taint.policy === 'bootstrap' && !config.taint.bootstrapKey) {
     ctx.addIssue({ code: 'custom', path: ['taint', 'bootstrapKey'], message: 'the bootstrap policy needs --bootstrap-taint-key' });
   }
+  checkWatchTiming(config.watch, ctx);
   if (config.heartbeatSeconds < config.intervalSeconds) {
     ctx.addIssue({ code: 'custom', path: ['heartbeatSeconds'], message: 'must not be shorter than the probe interval' });
   }

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import {
   bindAddressSetting,
+  checkWatchTiming,
   CLUSTER_REQUEST_TIMEOUT,
   inClusterKubeconfigSetting,
   logLevelSetting,
   portSetting,
   prefixSetting,
+  watchSettings,
 } from '../core/settings/common.ts';
-import { durationSeconds, positiveNumber } from '../core/settings/parsers.ts';
+import { durationSetting } from '../core/settings/duration.ts';
+import { positiveNumber } from '../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
-import { DEFAULT_GATE_CONFIG, type GateConfig } from './model/config.ts';
+import { DEFAULT_GATE_CONFIG, DEFAULT_STALE_AFTER, type GateConfig } from './model/config.ts';
+import type { ReflectorTiming } from './watch/reflector.ts';
 import { DEFAULT_VERSIONS_FILE } from './versions/load.ts';
 
 /**
@@ -29,13 +33,13 @@ export const AGGREGATOR_SETTINGS = {
     schema: z.string().min(1),
     default: DEFAULT_VERSIONS_FILE,
   }),
-  staleAfterSeconds: setting({
+  staleAfterSeconds: durationSetting({
     flag: '--stale-after <duration>',
     help: 'a report whose heartbeat is older makes its node unknown',
-    schema: z.number().min(60, 'must be at least 60 s (agents refresh their heartbeat every few minutes)').max(30 * 86_400),
-    parse: durationSeconds,
-    default: DEFAULT_GATE_CONFIG.staleAfterSeconds,
-    defaultText: '30m',
+    default: DEFAULT_STALE_AFTER,
+    min: '60s',
+    minMessage: 'must be at least 60 s (agents refresh their heartbeat every few minutes)',
+    max: '30d',
   }),
   minReady: setting({
     flag: '--min-ready <count>',
@@ -68,10 +72,11 @@ export const AGGREGATOR_SETTINGS = {
       .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a calendar day')
       .optional(),
   }),
+  watch: watchSettings({ staleAfter: '330s', backoffBase: '500ms' }),
   logLevel: logLevelSetting,
 };
 
-export const aggregatorSettings = defineSettings(AGGREGATOR_SETTINGS);
+export const aggregatorSettings = defineSettings(AGGREGATOR_SETTINGS, (config, ctx) => checkWatchTiming(config.watch, ctx));
 
 export type AggregatorConfig = ConfigOf<typeof AGGREGATOR_SETTINGS>;
 
@@ -90,5 +95,14 @@ export function gateConfigOf(config: Pick<AggregatorConfig, 'minReady' | 'staleA
     eolWarnDays: config.eolWarnDays,
     prefix: config.prefix,
     ...(config.calendarDate ? { calendarDate: config.calendarDate } : {}),
+  };
+}
+
+/** The reflectors' timings out of the process settings. */
+export function watchTimingOf(watch: AggregatorConfig['watch']): Partial<ReflectorTiming> {
+  return {
+    watchTimeoutSeconds: watch.timeoutSeconds,
+    staleAfterMs: watch.staleAfterSeconds * 1000,
+    backoff: { baseMs: watch.backoffBaseSeconds * 1000, maxMs: watch.backoffMaxSeconds * 1000 },
   };
 }

@@ -1,4 +1,8 @@
 import { DEFAULT_PREFIX } from '../../core/kube/names.ts';
+import { secondsOf } from '../../core/settings/duration.ts';
+
+/** The one default of how old a report may get before its node counts as unknown. */
+export const DEFAULT_STALE_AFTER = '30m' as const;
 
 /** The gate's knobs (the chart and CLI flags set them). Trusted: it comes from the operator. */
 export interface GateConfig {
@@ -22,7 +26,7 @@ export interface GateConfig {
 
 export const DEFAULT_GATE_CONFIG: GateConfig = {
   minReady: 2,
-  staleAfterSeconds: 1800,
+  staleAfterSeconds: secondsOf(DEFAULT_STALE_AFTER),
   dataMaxAgeDays: 180,
   eolWarnDays: 90,
   prefix: DEFAULT_PREFIX,

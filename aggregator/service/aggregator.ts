@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
-import { type AggregatorConfig, gateConfigOf } from '../config.ts';
+import { type AggregatorConfig, gateConfigOf, watchTimingOf } from '../config.ts';
 import { evaluateGate } from '../gate/gate.ts';
 import type { GateStatus } from '../gate/types.ts';
 import { buildHttp } from '../http/server.ts';
@@ -66,7 +66,7 @@ export class Aggregator implements ReportSource {
       kc: options.kc,
       log: this.log,
       requestTimeoutMs: this.config.requestTimeoutSeconds * 1000,
-      ...(options.timing?.watch ? { timing: options.timing.watch } : {}),
+      timing: { ...watchTimingOf(options.config.watch), ...options.timing?.watch },
       onChange: () => this.scheduler.request(),
       onStatus: () => this.scheduler.request(),
     });

@@ -34,6 +34,6 @@ describe('settings as flags', () => {
   });
 
   it('leaves out settings not given, so optional ones stay absent', () => {
-    expect(inputOf(AGENT_SETTINGS, { nodeName: 'n1' })).toEqual({ nodeName: 'n1', policy: {}, vhv: {}, taint: {} });
+    expect(inputOf(AGENT_SETTINGS, { nodeName: 'n1' })).toEqual({ nodeName: 'n1', policy: {}, vhv: {}, taint: {}, watch: {} });
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_PREFIX, isValidPrefix } from '../kube/names.ts';
-import { durationSeconds, port } from './parsers.ts';
+import type { StringValue } from 'ms';
+import { durationSetting } from './duration.ts';
+import { port } from './parsers.ts';
 import { setting } from './table.ts';
 
 /** Settings several programs share; each program picks them into its own table. */
@@ -50,19 +52,48 @@ export const contextSetting = setting({
  * prune): 30 s, so a paged list of thousands of nodes or NodeValidations on a busy API server is
  * not cut off. The agent only reads and writes its own Node and keeps a shorter one.
  */
-export function requestTimeoutSetting(defaultSeconds: number, defaultText: string) {
-  return setting({
-    flag: '--request-timeout <duration>',
-    help: 'timeout of one API request',
-    schema: z.number().min(1).max(300),
-    parse: durationSeconds,
-    default: defaultSeconds,
-    defaultText,
-  });
+export function requestTimeoutSetting(defaultText: StringValue) {
+  return durationSetting({ flag: '--request-timeout <duration>', help: 'timeout of one API request', default: defaultText, min: '1s', max: '5m' });
 }
 
-export const CLUSTER_REQUEST_TIMEOUT = requestTimeoutSetting(30, '30s');
+export const CLUSTER_REQUEST_TIMEOUT = requestTimeoutSetting('30s');
 
 export function jsonSetting(help: string) {
   return setting({ flag: '--json', help, schema: z.boolean(), default: false });
+}
+
+/**
+ * The timings of a program's API watches. Each program picks its own defaults: the aggregator
+ * watches the whole cluster and backs off from a shorter first step.
+ */
+export function watchSettings(defaults: { staleAfter: StringValue; backoffBase: StringValue }) {
+  return {
+    timeoutSeconds: durationSetting({ flag: '--watch-timeout <duration>', help: 'the API server ends each watch after about this long; a new one starts', default: '5m', min: '10s', max: '1h' }),
+    staleAfterSeconds: durationSetting({
+      flag: '--watch-stale-after <duration>',
+      help: 'restart a watch that delivered nothing, not even a bookmark, for this long',
+      default: defaults.staleAfter,
+      min: '15s',
+      max: '2h',
+    }),
+    backoffBaseSeconds: durationSetting({ flag: '--watch-backoff-base <duration>', help: 'first wait before reconnecting a failed watch', default: defaults.backoffBase, min: '10ms', max: '1m' }),
+    backoffMaxSeconds: durationSetting({ flag: '--watch-backoff-max <duration>', help: 'longest wait between reconnects', default: '30s', min: '1s', max: '10m' }),
+  };
+}
+
+interface WatchTimingConfig {
+  timeoutSeconds: number;
+  staleAfterSeconds: number;
+  backoffBaseSeconds: number;
+  backoffMaxSeconds: number;
+}
+
+/** A watch whose server timeout is not below its stale limit would be restarted as dead every time. */
+export function checkWatchTiming(watch: WatchTimingConfig, ctx: z.RefinementCtx): void {
+  if (watch.staleAfterSeconds <= watch.timeoutSeconds) {
+    ctx.addIssue({ code: 'custom', path: ['watch', 'staleAfterSeconds'], message: 'must be longer than --watch-timeout' });
+  }
+  if (watch.backoffMaxSeconds < watch.backoffBaseSeconds) {
+    ctx.addIssue({ code: 'custom', path: ['watch', 'backoffMaxSeconds'], message: 'must not be shorter than --watch-backoff-base' });
+  }
 }

@@ -120,7 +120,7 @@ describe('helm template with the defaults', () => {
       '--heartbeat=10m',
       '--port=8080',
       '--log-level=info',
-      '--vhv-timeout=60',
+      '--vhv-timeout=30',
       '--taint-policy=off',
     ]);
     // Every host path is mounted read-only under /host.
