@@ -12,6 +12,7 @@ import {
   portSetting,
   prefixSetting,
   requestTimeoutSetting,
+  vhvTimeoutSetting,
   watchSettings,
 } from '../core/settings/common.ts';
 import { durationSetting } from '../core/settings/duration.ts';
@@ -39,8 +40,10 @@ export const AGENT_SETTINGS = {
     help: 'this Node (from the downward API)',
     schema: z.string({ error: NODE_NAME_MESSAGE }).regex(DNS_SUBDOMAIN, NODE_NAME_MESSAGE).max(253),
     env: 'NODE_NAME',
+    chart: false,
   }),
-  hostRoot: setting({ flag: '--host-root <dir>', help: 'where the host is mounted', schema: z.string().min(1), default: '/', env: 'VIRTGATE_HOST_ROOT' }),
+  // The chart mounts the host at /host.
+  hostRoot: setting({ flag: '--host-root <dir>', help: 'where the host is mounted', schema: z.string().min(1), default: '/', env: 'VIRTGATE_HOST_ROOT', chart: false }),
   kubeconfig: inClusterKubeconfigSetting,
   prefix: prefixSetting('prefix of every label, annotation and taint key'),
   intervalSeconds: durationSetting({ flag: '--interval <duration>', help: 'probe interval (jittered)', default: '5m', min: '10s', max: '1d' }),
@@ -57,26 +60,29 @@ export const AGENT_SETTINGS = {
     min: '1s',
   }),
   policy: {
-    allowEmulation: setting({ flag: '--allow-emulation', help: 'count the emulation tier as ready', schema: z.boolean(), default: DEFAULT_POLICY.allowEmulation }),
+    allowEmulation: setting({
+      flag: '--allow-emulation',
+      help: 'count the emulation tier (no usable KVM; VMs only with KubeVirt useEmulation) as ready',
+      schema: z.boolean(),
+      default: DEFAULT_POLICY.allowEmulation,
+      chart: 'agent.allowEmulation',
+    }),
     minKernel: setting({
       flag: '--min-kernel <major.minor>',
       help: 'kernels below this fail',
       schema: z.string().regex(/^\d+\.\d+$/),
       parse: majorMinor,
       default: DEFAULT_POLICY.minKernel,
+      chart: 'agent.minKernel',
     }),
   },
   vhv: {
-    enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true }),
-    command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command }),
-    timeoutSeconds: durationSetting({
-      flag: '--vhv-timeout <duration>',
-      help: 'kill virt-host-validate after this long',
-      default: `${DEFAULT_VHV_OPTIONS.timeoutSeconds}s`,
-      max: '10m',
-    }),
+    enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true, chart: 'agent.virtHostValidate.enabled' }),
+    // The image ships it.
+    command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command, chart: false }),
+    timeoutSeconds: vhvTimeoutSetting,
   },
-  kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run) each probe cycle', schema: z.boolean(), default: true }),
+  kvmRun: setting({ flag: '--no-kvm-run', help: 'leave out the tiny KVM guest (check kvm.run) of each probe cycle', schema: z.boolean(), default: true }),
   deviceNumbers: setting({
     flag: '--device-numbers <name=major:minor,...>',
     help: 'testing only',
@@ -87,7 +93,12 @@ export const AGENT_SETTINGS = {
     hidden: true,
   }),
   taint: {
-    policy: setting({ flag: '--taint-policy <policy>', help: 'off | not-ready | bootstrap', schema: taintPolicySchema, default: 'off' }),
+    policy: setting({
+      flag: '--taint-policy <policy>',
+      help: 'off: never taint | not-ready: taint failing nodes of the pool <prefix>/not-ready | bootstrap: remove the registration taint once the node passes',
+      schema: taintPolicySchema,
+      default: 'off',
+    }),
     poolSelector: setting({
       flag: '--taint-pool-selector <selector>',
       help: 'label selector of the nodes the not-ready policy may taint (empty: all)',

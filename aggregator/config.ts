@@ -32,6 +32,8 @@ export const AGGREGATOR_SETTINGS = {
     help: 'version data file (support matrix, CDI pairing, EOL dates)',
     schema: z.string().min(1),
     default: DEFAULT_VERSIONS_FILE,
+    // The chart passes it only for versions.override, mounted from a ConfigMap.
+    chart: false,
   }),
   staleAfterSeconds: durationSetting({
     flag: '--stale-after <duration>',
@@ -71,6 +73,8 @@ export const AGGREGATOR_SETTINGS = {
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD')
       .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), 'is not a calendar day')
       .optional(),
+    // For tests and what-if runs; a cluster judges today.
+    chart: false,
   }),
   watch: watchSettings({ staleAfter: '330s', backoffBase: '500ms' }),
   logLevel: logLevelSetting,

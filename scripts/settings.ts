@@ -45,34 +45,3 @@ export function replaceRegion(text: string, region: string, content: string): st
   if (start < 0 || end < start) throw new Error(`markers ${open} … ${close} not found`);
   return `${text.slice(0, start + open.length)}\n${content}\n${text.slice(end)}`;
 }
-
-/**
- * The chart values that feed a program setting (the templates pass them as flags), by path in
- * values.yaml and path in the program's table. Their defaults must agree with the table's.
- */
-export const CHART_VALUES: readonly { value: string; table: SettingsTable; setting: string }[] = [
-  { value: 'prefix', table: AGENT_SETTINGS, setting: 'prefix' },
-  { value: 'agent.interval', table: AGENT_SETTINGS, setting: 'intervalSeconds' },
-  { value: 'agent.heartbeat', table: AGENT_SETTINGS, setting: 'heartbeatSeconds' },
-  { value: 'agent.allowEmulation', table: AGENT_SETTINGS, setting: 'policy.allowEmulation' },
-  { value: 'agent.virtHostValidate.enabled', table: AGENT_SETTINGS, setting: 'vhv.enabled' },
-  { value: 'agent.virtHostValidate.timeoutSeconds', table: AGENT_SETTINGS, setting: 'vhv.timeoutSeconds' },
-  { value: 'agent.taint.policy', table: AGENT_SETTINGS, setting: 'taint.policy' },
-  { value: 'agent.taint.poolSelector', table: AGENT_SETTINGS, setting: 'taint.poolSelector' },
-  { value: 'agent.taint.effect', table: AGENT_SETTINGS, setting: 'taint.effect' },
-  { value: 'agent.taint.allowNoExecute', table: AGENT_SETTINGS, setting: 'taint.allowNoExecute' },
-  { value: 'agent.taint.maxShare', table: AGENT_SETTINGS, setting: 'taint.maxShare' },
-  { value: 'agent.port', table: AGENT_SETTINGS, setting: 'port' },
-  { value: 'agent.logLevel', table: AGENT_SETTINGS, setting: 'logLevel' },
-  { value: 'aggregator.port', table: AGGREGATOR_SETTINGS, setting: 'port' },
-  { value: 'aggregator.staleAfter', table: AGGREGATOR_SETTINGS, setting: 'staleAfterSeconds' },
-  { value: 'aggregator.minReady', table: AGGREGATOR_SETTINGS, setting: 'minReady' },
-  { value: 'aggregator.logLevel', table: AGGREGATOR_SETTINGS, setting: 'logLevel' },
-];
-
-/** The setting at a dotted path of a table. */
-export function settingAt(table: SettingsTable, dotted: string): Setting {
-  const found = settingsOf(table).find(({ path }) => path.join('.') === dotted);
-  if (!found) throw new Error(`no setting ${dotted}`);
-  return found.setting;
-}

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { DEVICE_SPECS } from '../../core/checks/host/device-numbers.ts';
 import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../../core/checks/families/vhv.ts';
-import { jsonSetting } from '../../core/settings/common.ts';
-import { deviceNumbers, majorMinor, positiveNumber } from '../../core/settings/parsers.ts';
+import { jsonSetting, vhvTimeoutSetting } from '../../core/settings/common.ts';
+import { deviceNumbers, majorMinor } from '../../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../../core/settings/table.ts';
 
 /** `virtgate check` settings. */
@@ -28,13 +28,7 @@ export const CHECK_SETTINGS = {
     }),
     enabled: setting({ flag: '--no-vhv', help: 'leave virt-host-validate out', schema: z.boolean(), default: true }),
     command: setting({ flag: '--vhv-command <path>', help: 'the virt-host-validate executable', schema: z.string().min(1), default: DEFAULT_VHV_OPTIONS.command }),
-    timeoutSeconds: setting({
-      flag: '--vhv-timeout <seconds>',
-      help: 'kill virt-host-validate after this long',
-      schema: z.number().positive(),
-      parse: positiveNumber,
-      default: DEFAULT_VHV_OPTIONS.timeoutSeconds,
-    }),
+    timeoutSeconds: vhvTimeoutSetting,
   },
   kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run)', schema: z.boolean(), default: true }),
   deviceNumbers: setting({

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_VHV_OPTIONS } from '../checks/families/vhv.ts';
+import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX } from '../dns-name.ts';
 import { DEFAULT_PREFIX, isValidPrefix } from '../kube/names.ts';
 import type { StringValue } from 'ms';
 import { durationSetting } from './duration.ts';
@@ -7,10 +9,14 @@ import { setting } from './table.ts';
 
 /** Settings several programs share; each program picks them into its own table. */
 
-export const prefixSchema = z.string().refine(isValidPrefix, 'must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io');
+const PREFIX_MESSAGE = 'must be a DNS subdomain outside kubevirt.io, kubernetes.io and k8s.io';
 
+// The length and pattern are spelt out (not only the refinement) so the chart's JSON Schema carries them.
+export const prefixSchema = z.string().max(DNS_SUBDOMAIN_MAX, PREFIX_MESSAGE).regex(DNS_SUBDOMAIN, PREFIX_MESSAGE).refine(isValidPrefix, PREFIX_MESSAGE);
+
+/** One chart value, `prefix`, feeds every program: the agents write under it, the aggregator reads it. */
 export function prefixSetting(help: string) {
-  return setting({ flag: '--prefix <domain>', help, schema: prefixSchema, default: DEFAULT_PREFIX, env: 'VIRTGATE_PREFIX' });
+  return setting({ flag: '--prefix <domain>', help, schema: prefixSchema, default: DEFAULT_PREFIX, env: 'VIRTGATE_PREFIX', chart: 'prefix' });
 }
 
 export const logLevelSetting = setting({
@@ -25,13 +31,15 @@ export function portSetting(help: string) {
   return setting({ flag: '--port <port>', help, schema: z.number().int().min(0).max(65_535), parse: port, default: 8080 });
 }
 
-export const bindAddressSetting = setting({ flag: '--bind-address <address>', help: 'HTTP bind address', schema: z.string().min(1), default: '0.0.0.0' });
+// The chart fixes it: a pod listens on all its addresses.
+export const bindAddressSetting = setting({ flag: '--bind-address <address>', help: 'HTTP bind address', schema: z.string().min(1), default: '0.0.0.0', chart: false });
 
 /** The in-cluster programs: a ServiceAccount first. */
 export const inClusterKubeconfigSetting = setting({
   flag: '--kubeconfig <path>',
   help: 'kubeconfig (default: in-cluster ServiceAccount, then KUBECONFIG)',
   schema: z.string().optional(),
+  chart: false,
 });
 
 /** The commands run from a workstation or CI: kubectl's order. */
@@ -57,6 +65,15 @@ export function requestTimeoutSetting(defaultText: StringValue) {
 }
 
 export const CLUSTER_REQUEST_TIMEOUT = requestTimeoutSetting('30s');
+
+/** `virtgate agent` and `virtgate check` run virt-host-validate under the same limit. */
+export const vhvTimeoutSetting = durationSetting({
+  flag: '--vhv-timeout <duration>',
+  help: 'kill virt-host-validate after this long',
+  default: `${DEFAULT_VHV_OPTIONS.timeoutSeconds}s`,
+  max: '10m',
+  chart: 'agent.virtHostValidate.timeout',
+});
 
 export function jsonSetting(help: string) {
   return setting({ flag: '--json', help, schema: z.boolean(), default: false });

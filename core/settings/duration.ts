@@ -14,6 +14,7 @@ export interface DurationSettingEntry {
   /** The message when below `min`; defaults to `must be at least <min>`. */
   readonly minMessage?: string;
   readonly env?: string;
+  readonly chart?: string | false;
 }
 
 /** Seconds in a duration text; throws on text `ms` does not read, so a typo in a table fails at load. */
@@ -38,7 +39,9 @@ export function durationSetting(entry: DurationSettingEntry): Setting<z.ZodNumbe
     parse: durationSeconds,
     default: secondsOf(entry.default),
     defaultText: entry.default,
+    duration: { ...(entry.min !== undefined ? { min: entry.min } : {}), ...(entry.max !== undefined ? { max: entry.max } : {}) },
     ...(entry.env !== undefined ? { env: entry.env } : {}),
+    ...(entry.chart !== undefined ? { chart: entry.chart } : {}),
   });
   return result as typeof result & { readonly defaultText: string };
 }

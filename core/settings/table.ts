@@ -22,6 +22,14 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   readonly mandatory?: boolean;
   /** Flags (attribute names) this one cannot be combined with. */
   readonly conflicts?: readonly string[];
+  /**
+   * Where the Helm chart takes this setting from: a dotted path in values.yaml, or false when the
+   * chart fixes it or leaves it out. Unset: the program's section plus the setting's path, without
+   * a `Seconds` suffix on a duration (`agent.watch.timeout`). See scripts/chart-settings.ts.
+   */
+  readonly chart?: string | false;
+  /** Set by durationSetting: the value is seconds, written as text such as `5m`. */
+  readonly duration?: { readonly min?: string; readonly max?: string };
 }
 
 export interface SettingsTable {
