@@ -110,6 +110,7 @@ const ROWS: Row[] = [
   { command: 'prune', why: 'a prefix under k8s.io', args: prune('--prefix', 'virtgate.k8s.io'), names: /--prefix/ },
   { command: 'prune', why: 'a bad --request-timeout', args: prune('--request-timeout', 'never'), names: /--request-timeout/ },
   { command: 'prune', why: 'a kubeconfig that does not exist', args: prune('--kubeconfig', '/nonexistent/kubeconfig'), names: /kubeconfig/ },
+  { command: 'prune', why: 'an API server that does not answer', args: () => prune('--kubeconfig', unreachableKubeconfig, '--request-timeout', '2s')(), names: /^virtgate: cannot list nodes: .*ECONNREFUSED/, exit: 4 },
 ];
 
 beforeAll(async () => {
