@@ -28,6 +28,7 @@ describe('the generated regions of the docs', () => {
     expect(regionsOf(read('docs/gate.md'))).toEqual(['exit-codes gate tuple', 'synopsis tuple']);
     expect(regionsOf(read('docs/install.md'))).toEqual(['synopsis prune', 'exit-codes prune', 'permissions prune']);
     expect(regionsOf(read('docs/check.md'))).toEqual(['exit-codes check']);
+    expect(regionsOf(read('docs/security.md'))).toEqual(['permissions agent']);
   });
 
   it('rewrite only the text between the markers, and refuse a region without its end', () => {
@@ -76,14 +77,25 @@ interface RenderedRole {
   rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[];
 }
 
+const granted = (role: RenderedRole): PermissionRule[] => role.rules.flatMap((rule) => rule.apiGroups.map((group) => ({ group, resources: rule.resources, verbs: rule.verbs })));
+
 describe('the chart grants each program exactly the permissions its code declares (real helm)', async () => {
   const binDir = await locateBinaries();
   const objects = await renderChart(binDir);
 
-  it.each(Object.keys(PERMISSIONS).map((program) => [program as ClusterProgram]))('%s', (program) => {
+  it.each(Object.keys(PERMISSIONS).map((program) => [program as ClusterProgram]))('%s', async (program) => {
     const declared = PERMISSIONS[program] as ProgramPermissions;
     const role = findManifest<RenderedRole>(objects, 'ClusterRole', `virtgate-${declared.clusterRole}`);
-    const granted = role.rules.flatMap((rule) => rule.apiGroups.map((group) => ({ group, resources: rule.resources, verbs: rule.verbs })));
-    expect(triples(granted)).toEqual(triples(declared.rules));
+    expect(triples(granted(role))).toEqual(triples(declared.rules));
+    if (declared.namespaced) {
+      const namespaced = findManifest<RenderedRole & { metadata: { namespace?: string } }>(objects, 'Role', `virtgate-${declared.namespaced.role}`);
+      expect(namespaced.metadata.namespace).toBe(declared.namespaced.namespace);
+      expect(triples(granted(namespaced))).toEqual(triples(declared.namespaced.rules));
+    }
+    if (declared.withValue) {
+      const withValue = await renderChart(binDir, ['--set', declared.withValue.set]);
+      const widened = findManifest<RenderedRole>(withValue, 'ClusterRole', `virtgate-${declared.clusterRole}`);
+      expect(triples(granted(widened))).toEqual(triples([...declared.rules, ...declared.withValue.rules]));
+    }
   });
 });

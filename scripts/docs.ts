@@ -12,10 +12,10 @@ import { gateCommand } from '../cli/commands/gate.ts';
 import { pruneCommand } from '../cli/commands/prune.ts';
 import { tupleCommand } from '../cli/commands/tuple.ts';
 import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type ExitMeaning } from '../cli/exit-codes.ts';
-import { type ClusterProgram, PERMISSIONS, type ProgramPermissions } from '../cli/permissions.ts';
+import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
 
 /** The user docs that hold generated regions. */
-export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md'] as const;
+export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
 
 export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   check: checkCommand,
@@ -70,14 +70,17 @@ export function exitCodesTable(names: readonly CommandName[]): string {
 
 /** The rules as a table: API group, resources, verbs, and the optional ones with what they add. */
 export function permissionsTable(program: ClusterProgram): string {
-  const { rules, optional = [] } = PERMISSIONS[program] as ProgramPermissions;
+  const { rules, optional = [], withValue, namespaced } = PERMISSIONS[program] as ProgramPermissions;
   const group = (name: string) => `\`${name === '' ? '""' : name}\``;
   const resources = (names: readonly string[]) => names.map((name) => `\`${name}\``).join(', ');
+  const row = (rule: PermissionRule, note: string) => `| ${group(rule.group)} | ${resources(rule.resources)} | ${rule.verbs.join(', ')} | ${[note, rule.why].filter(Boolean).join(': ')} |`;
   return [
     '| API group | resources | verbs | |',
     '|---|---|---|---|',
-    ...rules.map((rule) => `| ${group(rule.group)} | ${resources(rule.resources)} | ${rule.verbs.join(', ')} | |`),
-    ...optional.map((rule) => `| ${group(rule.group)} | ${resources(rule.resources)} | ${rule.verbs.join(', ')} | optional: without it ${rule.without} |`),
+    ...rules.map((rule) => row(rule, '')),
+    ...(namespaced?.rules ?? []).map((rule) => row(rule, `in namespace \`${namespaced?.namespace}\` only`)),
+    ...(withValue?.rules ?? []).map((rule) => row(rule, `only with \`${withValue?.set}\``)),
+    ...optional.map((rule) => row(rule, `optional: without it ${rule.without}`)),
   ].join('\n');
 }
 

@@ -7,12 +7,13 @@ import { createLogger } from '../../core/log.ts';
 import { stopOnSignal } from '../../core/shutdown.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
 import { asUsageError, toUsageError } from '../usage-error.ts';
 
 export function agentCommand(): Command {
   return addSettings(new Command('agent'), agentSettings)
     .description('run as the DaemonSet agent: probe this node and publish the verdict on its own Node')
-    .addHelpText('after', `\n${exitCodesHelp('agent')}`)
+    .addHelpText('after', `\n${permissionsHelp('agent')}\n${exitCodesHelp('agent')}`)
     .action(async (flags: Record<string, unknown>) => {
       await runAgent(flags);
     });
