@@ -40,6 +40,11 @@ describe('the generated regions of the docs', () => {
     expect(() => regenerate('<!-- generated:exit-codes nosuch -->\n<!-- /generated:exit-codes -->')).toThrow(/unknown command nosuch/);
   });
 
+  it("docs/check.md's option table has a row for every flag check's help lists", () => {
+    const rows = read('docs/check.md').split('\n').filter((line) => line.startsWith('| `--'));
+    for (const option of visibleOptions(COMMAND_BUILDERS.check())) expect(rows.some((row) => row.startsWith(`| \`${option.long}`)), option.long).toBe(true);
+  });
+
   it('a synopsis names every flag help lists, and no hidden one', () => {
     for (const name of COMMAND_NAMES) {
       const text = synopsis(name);

@@ -206,7 +206,7 @@ describe('virtgate check: usage errors exit 2 with one line and no stack trace',
     expect(outcome.code).toBe(2);
     expect(outcome.stdout).toBe('');
     oneLine(outcome.stderr);
-    expect(outcome.stderr).toMatch(/unknown option '--jsonn'.*--json/);
+    expect(outcome.stderr).toMatch(/^virtgate: unknown option '--jsonn'.*--json/);
   });
 
   it('a missing host root', async () => {
