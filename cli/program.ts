@@ -1,11 +1,15 @@
 /** The virtgate command line: one subcommand per program, each loaded only when it runs. */
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
+import { ERROR_PREFIX } from './exit-codes.ts';
 import { ClusterUnreachableError, EXIT, UsageError } from './usage-error.ts';
 
-/** Parse errors as one line: commander puts "(Did you mean --json?)" on a line of its own. */
+/**
+ * Parse errors as one line with the prefix of every other error line: commander starts them with
+ * "error: " and puts "(Did you mean --json?)" on a line of its own.
+ */
 const ONE_LINE_ERRORS = {
-  outputError: (message: string, write: (text: string) => void) => write(`${message.trim().split('\n').join(' ')}\n`),
+  outputError: (message: string, write: (text: string) => void) => write(`${ERROR_PREFIX}${message.trim().replace(/^error: /, '').split('\n').join(' ')}\n`),
 };
 
 /**
@@ -58,16 +62,16 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     if (error instanceof ClusterUnreachableError) {
-      process.stderr.write(`virtgate: ${firstLine(error.message)}\n`);
+      process.stderr.write(`${ERROR_PREFIX}${firstLine(error.message)}\n`);
       process.exitCode = EXIT.cluster;
       return;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`virtgate: ${firstLine(error.message)}\n`);
+      process.stderr.write(`${ERROR_PREFIX}${firstLine(error.message)}\n`);
       process.exitCode = EXIT.usage;
       return;
     }
-    process.stderr.write(`virtgate: internal error: ${firstLine(error instanceof Error ? error.message : String(error))}\n`);
+    process.stderr.write(`${ERROR_PREFIX}internal error: ${firstLine(error instanceof Error ? error.message : String(error))}\n`);
     if (process.env.VIRTGATE_DEBUG) console.error(error);
     process.exitCode = EXIT.usage;
   }

@@ -5,6 +5,8 @@ export const EXIT = {
   ok: 0,
   notReady: 1,
   usage: 2,
+  /** `gate` and `tuple`: the worst check is warn or unknown. */
+  warn: 3,
   /** The cluster could not be reached or read (network, TLS, auth, API errors): worth a retry. */
   cluster: 4,
 } as const;

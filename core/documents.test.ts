@@ -59,7 +59,7 @@ const ROWS: Row[] = [
   ...['/api/v1/gate', '/api/v1/summary', '/api/v1/nodes', '/api/v1/nodes/node-a'].map(
     (url): Row => ({ what: `GET ${url} before the first sync`, kind: DOCUMENT_KINDS.apiError, status: 503, schema: errorResponseSchema, get: inject(unsynced, url) }),
   ),
-  { what: 'virtgate tuple --json', kind: DOCUMENT_KINDS.tuple, status: 1, get: cli(['tuple', '--kubevirt', '1.7', '--kubernetes', '1.36', '--date', '2026-12-02', '--json']) },
+  { what: 'virtgate tuple --json', kind: DOCUMENT_KINDS.tuple, status: 1, get: cli(['tuple', '--kubevirt', '1.7', '--kubernetes', '1.36', '--calendar-date', '2026-12-02', '--json']) },
   { what: 'virtgate check --json', kind: DOCUMENT_KINDS.check, get: cli(['check', '--json', '--no-vhv']) },
 ];
 

@@ -6,12 +6,14 @@ import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { stopOnSignal } from '../../core/shutdown.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
 import { asUsageError, toUsageError } from '../usage-error.ts';
 
 export function agentCommand(): Command {
   return addSettings(new Command('agent'), agentSettings)
     .description('run as the DaemonSet agent: probe this node and publish the verdict on its own Node')
-    .addHelpText('after', '\nExit codes: 0 after SIGTERM/SIGINT, 2 on a bad setting (one line on stderr).')
+    .addHelpText('after', `\n${permissionsHelp('agent')}\n${exitCodesHelp('agent')}`)
     .action(async (flags: Record<string, unknown>) => {
       await runAgent(flags);
     });

@@ -7,13 +7,15 @@ import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { createLogger } from '../../core/log.ts';
 import { stopOnSignal } from '../../core/shutdown.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
 import { asUsageError, toUsageError } from '../usage-error.ts';
 
 /** The Helm chart passes these flags; keep their names. */
 export function aggregatorCommand(): Command {
   return addSettings(new Command('aggregator'), aggregatorSettings)
     .description('run as the Deployment: watch nodes, reports, KubeVirt and CDI; serve readiness and the gate as JSON, metrics and a page')
-    .addHelpText('after', '\nRead-only: needs get, list and watch on nodes, nodevalidations, kubevirts, cdis and customresourcedefinitions.\nExit codes: 0 after SIGTERM/SIGINT, 2 on a bad setting (one line on stderr).')
+    .addHelpText('after', `\nRead-only. ${permissionsHelp('aggregator')}\n${exitCodesHelp('aggregator')}`)
     .action(async (flags: Record<string, unknown>) => {
       await runAggregator(flags);
     });

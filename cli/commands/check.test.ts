@@ -206,7 +206,7 @@ describe('virtgate check: usage errors exit 2 with one line and no stack trace',
     expect(outcome.code).toBe(2);
     expect(outcome.stdout).toBe('');
     oneLine(outcome.stderr);
-    expect(outcome.stderr).toMatch(/unknown option '--jsonn'.*--json/);
+    expect(outcome.stderr).toMatch(/^virtgate: unknown option '--jsonn'.*--json/);
   });
 
   it('a missing host root', async () => {
@@ -258,7 +258,7 @@ describe('virtgate check: help and output', () => {
     for (const flag of ['--host-root', '--json', '--allow-emulation', '--min-kernel', '--vhv-output', '--no-vhv', '--vhv-command', '--vhv-timeout']) {
       expect(outcome.stdout).toContain(flag);
     }
-    expect(outcome.stdout).toContain('Exit codes: 0 ready, 1 not ready, 2 usage or internal error.');
+    expect(outcome.stdout).toContain('Exit codes: 0 ready, 1 not ready (the report says why), 2 bad input (flags, files) or an internal error. Errors are one line on stderr starting "virtgate:".');
     expect(outcome.stdout).not.toContain('--device-numbers');
   });
 

@@ -12,6 +12,7 @@ import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { renderCheckTable } from '../render/check-table.ts';
 import { type CheckSettings, checkSettings } from '../settings/check.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
 import { EXIT, toUsageError, UsageError } from '../usage-error.ts';
 
 /** The `--json` document (`kind: CheckResult`). Its schema is documented in the README and docs/check.md. */
@@ -29,7 +30,7 @@ export function checkCommand(): Command {
     .description('validate this machine (or a host root) for KubeVirt VMs, like virt-host-validate but stricter')
     .addHelpText(
       'after',
-      '\nExit codes: 0 ready, 1 not ready, 2 usage or internal error.\n' +
+      `\n${exitCodesHelp('check')}\n` +
         'Example: virtgate check --json | jq \'.checks[] | select(.status != "pass")\'',
     )
     .action(async (flags: Record<string, unknown>) => {

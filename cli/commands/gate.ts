@@ -13,6 +13,8 @@ import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { gateSettings } from '../settings/gate.ts';
 import { paint } from '../render/colour.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
 import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
 
 export function gateCommand(): Command {
@@ -20,7 +22,7 @@ export function gateCommand(): Command {
     .description('evaluate the runtime validation gate against a cluster, once (no watch): for CI before a VM migration or an upgrade')
     .addHelpText(
       'after',
-      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input (flags, kubeconfig, version data), 4 the cluster could not be reached or read (retry).\n' +
+      `\n${exitCodesHelp('gate')}\n${permissionsHelp('gate')}\n` +
         'Example: virtgate gate --kubeconfig ~/.kube/prod --json | jq \'.checks[] | select(.status != "pass")\'',
     )
     .action(async (flags: Record<string, unknown>) => {

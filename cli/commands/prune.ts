@@ -6,7 +6,9 @@ import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { pruneSettings } from '../settings/prune.ts';
-import { asUsageError, EXIT } from '../usage-error.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
+import { asUsageError, ClusterUnreachableError, EXIT } from '../usage-error.ts';
 
 export function pruneCommand(): Command {
   return addSettings(new Command('prune'), pruneSettings)
@@ -15,7 +17,7 @@ export function pruneCommand(): Command {
       'after',
       '\nOnly keys the ownership annotation (<prefix>/owned) records as virtgate\'s are removed; a foreign\n' +
         'label or taint is never touched. Safe to run again.\n' +
-        'Exit codes: 0 done (or nothing to do), 1 something could not be removed, 2 bad input, 4 the cluster could not be reached or read (retry).',
+        `${exitCodesHelp('prune')}\n${permissionsHelp('prune')}`,
     )
     .action(async (flags: Record<string, unknown>) => {
       process.exitCode = await runPrune(flags);
@@ -31,8 +33,7 @@ async function runPrune(flags: Record<string, unknown>): Promise<number> {
     result = await prune(api, nodeKeys(settings.prefix), { dryRun: settings.dryRun });
   } catch (error) {
     const failure = apiFailure(error);
-    process.stderr.write(`virtgate prune: cannot list nodes: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}\n`);
-    return EXIT.cluster;
+    throw new ClusterUnreachableError(`cannot list nodes: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`);
   }
   process.stdout.write(renderPrune(result));
   const failures = result.nodes.filter((node) => node.result === 'failed').length + result.nodeValidations.failed.length;

@@ -10,6 +10,7 @@ import { DOCUMENT_KINDS, type TypeMeta, typeMeta } from '../../core/documents.ts
 import { paint } from '../render/colour.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { type TupleSettings, tupleSettings } from '../settings/tuple.ts';
+import { exitCodesHelp, ERROR_PREFIX } from '../exit-codes.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The `--json` document (`kind: TupleResult`): the tuple report plus the data file it used. */
@@ -22,7 +23,7 @@ export function tupleCommand(): Command {
     .description('check a KubeVirt / Kubernetes / CDI version tuple offline: support window, end of life, CDI pairing')
     .addHelpText(
       'after',
-      '\nExit codes: 0 pass, 1 fail, 3 warn or unknown, 2 bad input (version, date, data file).\n' +
+      `\n${exitCodesHelp('tuple')}\n` +
         'Example: virtgate tuple --kubevirt 1.8 --kubernetes 1.35 --cdi 1.65',
     )
     .action(async (flags: Record<string, unknown>) => {
@@ -31,6 +32,7 @@ export function tupleCommand(): Command {
 }
 
 async function runTuple(options: TupleSettings): Promise<number> {
+  if (options.deprecatedDate !== undefined) process.stderr.write(`${ERROR_PREFIX}--date is deprecated and will be removed; use --calendar-date\n`);
   const data = await loadData(options.versions);
   const tuple = {
     kubevirt: known(options.kubevirt),
@@ -38,7 +40,7 @@ async function runTuple(options: TupleSettings): Promise<number> {
     cdi: options.cdi === undefined ? ({ state: 'absent', reason: 'no CDI version given (--cdi)' } as const) : known(options.cdi),
   };
   // The CLI reads the clock; the evaluation itself is pure.
-  const report = evaluateTuple(tuple, data, DEFAULT_GATE_CONFIG, options.date ?? new Date());
+  const report = evaluateTuple(tuple, data, DEFAULT_GATE_CONFIG, options.calendarDate ?? options.deprecatedDate ?? new Date());
   if (options.json) {
     const document: TupleJson = { ...typeMeta(DOCUMENT_KINDS.tuple), ...report, versionsFile: options.versions };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

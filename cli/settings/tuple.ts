@@ -24,7 +24,14 @@ export const TUPLE_SETTINGS = {
     mandatory: true,
   }),
   cdi: setting({ flag: '--cdi <version>', help: 'CDI version, e.g. 1.64', schema: z.string().optional(), parse: version }),
-  date: setting({ flag: '--date <YYYY-MM-DD>', help: 'evaluate on this day instead of today (UTC)', schema: z.date().optional(), parse: day }),
+  calendarDate: setting({
+    flag: '--calendar-date <YYYY-MM-DD>',
+    help: 'judge the version calendar (support windows, end of life, data age) as of this UTC day instead of today',
+    schema: z.date().optional(),
+    parse: day,
+  }),
+  /** The old name of --calendar-date, still accepted (with a note on stderr) so scripts keep working. */
+  deprecatedDate: setting({ flag: '--date <YYYY-MM-DD>', help: 'deprecated: use --calendar-date', schema: z.date().optional(), parse: day, hidden: true, conflicts: ['calendarDate'] }),
   versions: setting({
     flag: '--versions <file>',
     help: 'version data file (support matrix, CDI pairing, EOL dates)',

@@ -104,12 +104,13 @@ const ROWS: Row[] = [
   { command: 'tuple', why: 'no --kubevirt', args: tuple('--kubernetes', '1.35'), names: /--kubevirt/ },
   { command: 'tuple', why: 'a --kubevirt that is not a version', args: tuple('--kubevirt', 'latest', '--kubernetes', '1.35'), names: /--kubevirt/ },
   { command: 'tuple', why: 'a --kubernetes without a minor', args: tuple('--kubevirt', '1.7', '--kubernetes', '1'), names: /--kubernetes/ },
-  { command: 'tuple', why: 'a --date that does not exist', args: tuple('--kubevirt', '1.7', '--kubernetes', '1.35', '--date', '2026-02-30'), names: /--date/ },
+  { command: 'tuple', why: 'a --calendar-date that does not exist', args: tuple('--kubevirt', '1.7', '--kubernetes', '1.35', '--calendar-date', '2026-02-30'), names: /--calendar-date/ },
   { command: 'tuple', why: 'a --versions file that does not exist', args: tuple('--kubevirt', '1.7', '--kubernetes', '1.35', '--versions', '/nonexistent/versions.yaml'), names: /versions/ },
   // prune
   { command: 'prune', why: 'a prefix under k8s.io', args: prune('--prefix', 'virtgate.k8s.io'), names: /--prefix/ },
   { command: 'prune', why: 'a bad --request-timeout', args: prune('--request-timeout', 'never'), names: /--request-timeout/ },
   { command: 'prune', why: 'a kubeconfig that does not exist', args: prune('--kubeconfig', '/nonexistent/kubeconfig'), names: /kubeconfig/ },
+  { command: 'prune', why: 'an API server that does not answer', args: () => prune('--kubeconfig', unreachableKubeconfig, '--request-timeout', '2s')(), names: /^virtgate: cannot list nodes: .*ECONNREFUSED/, exit: 4 },
 ];
 
 beforeAll(async () => {
@@ -142,6 +143,8 @@ function problems(row: Row, run: CliRun): string[] {
   if (lines.length !== 1) found.push(`${lines.length} lines on stderr: ${JSON.stringify(run.stderr.slice(0, 400))}`);
   if (run.stdout.trim() !== '') found.push(`stdout: ${JSON.stringify(run.stdout.slice(0, 200))}`);
   if (/\n\s+at |internal error/.test(run.stderr)) found.push('a stack trace or an internal error');
+  // One prefix for every command's error line, commander's parse errors included.
+  if (!(lines[0] ?? '').startsWith('virtgate: ')) found.push(`the line does not start with "virtgate: ": ${JSON.stringify(lines[0])}`);
   if (!row.names.test(lines[0] ?? '')) found.push(`the line does not name ${row.names}: ${JSON.stringify(lines[0])}`);
   return found;
 }

@@ -1,0 +1,59 @@
+/**
+ * What each command's exit codes mean, written once: `--help` and the exit-code tables in the
+ * docs (`npm run generate:docs`) are made from this, so they cannot disagree with each other.
+ */
+import { EXIT } from './usage-error.ts';
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface ExitMeaning {
+  readonly code: ExitCode;
+  readonly meaning: string;
+}
+
+const CLUSTER_UNREADABLE = 'the cluster could not be reached or read (retry)';
+const SERVER_EXITS: readonly ExitMeaning[] = [
+  { code: EXIT.ok, meaning: 'stopped by SIGTERM or SIGINT' },
+  { code: EXIT.usage, meaning: 'a bad setting, kubeconfig or port' },
+];
+
+export const COMMAND_EXITS = {
+  check: [
+    { code: EXIT.ok, meaning: 'ready' },
+    { code: EXIT.notReady, meaning: 'not ready (the report says why)' },
+    { code: EXIT.usage, meaning: 'bad input (flags, files) or an internal error' },
+  ],
+  tuple: [
+    { code: EXIT.ok, meaning: 'pass' },
+    { code: EXIT.notReady, meaning: 'fail' },
+    { code: EXIT.usage, meaning: 'bad input (version, date, version data)' },
+    { code: EXIT.warn, meaning: 'warn or unknown' },
+  ],
+  gate: [
+    { code: EXIT.ok, meaning: 'pass' },
+    { code: EXIT.notReady, meaning: 'fail' },
+    { code: EXIT.usage, meaning: 'bad input (flags, kubeconfig, --context, version data)' },
+    { code: EXIT.warn, meaning: 'warn or unknown' },
+    { code: EXIT.cluster, meaning: CLUSTER_UNREADABLE },
+  ],
+  prune: [
+    { code: EXIT.ok, meaning: 'done, or nothing to do' },
+    { code: EXIT.notReady, meaning: 'something could not be removed' },
+    { code: EXIT.usage, meaning: 'bad input (flags, kubeconfig, --context)' },
+    { code: EXIT.cluster, meaning: CLUSTER_UNREADABLE },
+  ],
+  agent: SERVER_EXITS,
+  aggregator: SERVER_EXITS,
+} as const satisfies Record<string, readonly ExitMeaning[]>;
+
+export type CommandName = keyof typeof COMMAND_EXITS;
+
+export const COMMAND_NAMES = Object.keys(COMMAND_EXITS) as CommandName[];
+
+/** The prefix of every error line any command prints on stderr. */
+export const ERROR_PREFIX = 'virtgate: ';
+
+/** The `--help` line: "Exit codes: 0 pass, 1 fail, …". */
+export function exitCodesHelp(command: CommandName): string {
+  return `Exit codes: ${COMMAND_EXITS[command].map(({ code, meaning }) => `${code} ${meaning}`).join(', ')}. Errors are one line on stderr starting "${ERROR_PREFIX.trim()}".`;
+}

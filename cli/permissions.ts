@@ -1,0 +1,114 @@
+/**
+ * The Kubernetes API permissions each cluster command needs, written once: `--help` and the
+ * permission tables in the docs are made from this, and a test holds the chart's RBAC (rendered
+ * by the real helm) to it.
+ */
+
+export interface PermissionRule {
+  /** `""` for the core group. */
+  readonly group: string;
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+  /** Why the program needs it (shown in the docs). */
+  readonly why?: string;
+}
+
+export interface ProgramPermissions {
+  /** The chart's ClusterRole that grants them, by the suffix after the release's full name. */
+  readonly clusterRole: string;
+  readonly rules: readonly PermissionRule[];
+  /** What the program can do without, and how it then behaves. */
+  readonly optional?: readonly (PermissionRule & { readonly without: string })[];
+  /** Rules granted only with a chart value (`agent.taint.policy=not-ready`), by that value. */
+  readonly withValue?: { readonly set: string; readonly rules: readonly PermissionRule[] };
+  /** Rules in one namespace, granted by the chart's Role of that suffix. */
+  readonly namespaced?: { readonly role: string; readonly namespace: string; readonly rules: readonly PermissionRule[] };
+}
+
+const READ = ['get', 'list', 'watch'];
+
+export const PERMISSIONS = {
+  // Which objects it may change (its own Node, keys under its prefix, its own report) RBAC cannot
+  // say; the chart's ValidatingAdmissionPolicy narrows these verbs (docs/security.md).
+  agent: {
+    clusterRole: 'agent',
+    rules: [
+      { group: '', resources: ['nodes'], verbs: ['get', 'watch', 'patch'], why: 'read its Node, watch only its own Node (field selector) to re-apply on drift, patch labels / the ownership annotation / taints' },
+      { group: '', resources: ['nodes/status'], verbs: ['patch'], why: 'the `VirtualizationReady` condition (strategic merge keyed by type)' },
+      {
+        group: 'virtgate.io',
+        resources: ['nodevalidations'],
+        verbs: ['get', 'create'],
+        why: 'its report: read, and create once (metadata and spec); no patch or update (nothing there changes after create), no delete (the garbage collector removes it with its Node through the owner reference), no list',
+      },
+      { group: 'virtgate.io', resources: ['nodevalidations/status'], verbs: ['patch'], why: 'the report itself, written through the status subresource (the CRD drops `status` from any other write)' },
+    ],
+    withValue: {
+      set: 'agent.taint.policy=not-ready',
+      rules: [{ group: '', resources: ['nodes'], verbs: ['list'], why: "the not-ready policy's share guard, which counts the tainted nodes of the pool" }],
+    },
+    namespaced: {
+      role: 'agent-events',
+      namespace: 'default',
+      rules: [{ group: '', resources: ['events'], verbs: ['create'], why: 'an Event on its Node when the verdict changes' }],
+    },
+  },
+  aggregator: {
+    clusterRole: 'aggregator',
+    rules: [
+      { group: '', resources: ['nodes'], verbs: READ },
+      { group: 'virtgate.io', resources: ['nodevalidations'], verbs: READ },
+      { group: 'kubevirt.io', resources: ['kubevirts'], verbs: READ },
+      { group: 'kubevirt.io', resources: ['virtualmachineinstances'], verbs: READ },
+      { group: 'cdi.kubevirt.io', resources: ['cdis'], verbs: READ },
+      { group: 'apiextensions.k8s.io', resources: ['customresourcedefinitions'], verbs: READ },
+    ],
+  },
+  // The chart's `helm test` Pod runs `virtgate gate` with exactly these.
+  gate: {
+    clusterRole: 'test',
+    rules: [
+      { group: '', resources: ['nodes'], verbs: ['list'] },
+      { group: 'virtgate.io', resources: ['nodevalidations'], verbs: ['list'] },
+      { group: 'kubevirt.io', resources: ['kubevirts'], verbs: ['list'] },
+      { group: 'cdi.kubevirt.io', resources: ['cdis'], verbs: ['list'] },
+    ],
+    optional: [
+      { group: 'kubevirt.io', resources: ['virtualmachineinstances'], verbs: ['list'], without: 'nodes.migration-pairs cannot count the VMs a drain would move' },
+      { group: 'apiextensions.k8s.io', resources: ['customresourcedefinitions'], verbs: ['get'], without: 'a KubeVirt or CDI that is not served reads as not installed' },
+    ],
+  },
+  prune: {
+    clusterRole: 'prune',
+    rules: [
+      { group: '', resources: ['nodes'], verbs: ['get', 'list', 'patch'] },
+      { group: '', resources: ['nodes/status'], verbs: ['patch'] },
+      { group: 'virtgate.io', resources: ['nodevalidations'], verbs: ['list', 'delete'] },
+    ],
+  },
+} as const satisfies Record<string, ProgramPermissions>;
+
+export type ClusterProgram = keyof typeof PERMISSIONS;
+
+/** `nodes`, `kubevirts.kubevirt.io`: a resource as kubectl names it. */
+export function qualified(rule: PermissionRule): string[] {
+  // A subresource after the group, as kubectl writes it: nodevalidations.virtgate.io/status.
+  return rule.resources.map((resource) => {
+    if (rule.group === '') return resource;
+    const [name, subresource] = resource.split('/');
+    return `${name}.${rule.group}${subresource ? `/${subresource}` : ''}`;
+  });
+}
+
+/** The `--help` paragraph: "Needs get, list, watch on nodes; …". */
+export function permissionsHelp(program: ClusterProgram): string {
+  const { rules, optional = [], withValue, namespaced } = PERMISSIONS[program] as ProgramPermissions;
+  // Rules with the same verbs read as one clause: "get, list, watch on nodes, …".
+  const byVerbs = new Map<string, string[]>();
+  for (const rule of rules) byVerbs.set(rule.verbs.join(', '), [...(byVerbs.get(rule.verbs.join(', ')) ?? []), ...qualified(rule)]);
+  const needs = [...byVerbs].map(([verbs, resources]) => `${verbs} on ${resources.join(', ')}`).join('; ');
+  const extra = optional.map((rule) => `; optional: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} (without it ${rule.without})`).join('');
+  const namespace = namespaced ? namespaced.rules.map((rule) => `; ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} in namespace ${namespaced.namespace}`).join('') : '';
+  const conditional = withValue ? withValue.rules.map((rule) => `; with ${withValue.set}: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')}`).join('') : '';
+  return `Permissions (RBAC): ${needs}${namespace}${conditional}${extra}.`;
+}
