@@ -60,6 +60,7 @@ const REPORT = z
           .object({
             dmi: z.object({ sysVendor: z.string().nullable(), productName: z.string().nullable(), productVersion: z.string().nullable(), biosVendor: z.string().nullable() }).strict().nullable(),
             hypervisorType: z.string().nullable(),
+            containerMarker: z.string().nullable(),
             deviceTree: z.object({ compatible: z.array(z.string()), hypervisor: z.array(z.string()).nullable() }).strict().nullable(),
           })
           .strict(),

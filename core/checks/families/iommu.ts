@@ -8,6 +8,8 @@ const IDS = ['iommu'] as const;
 type IommuCheckId = (typeof IDS)[number];
 
 export interface IommuFacts {
+  /** False when sys/kernel/iommu_groups does not exist: a kernel without IOMMU support, or no sysfs under the host root. */
+  present: boolean;
   groups: number;
   units: number;
 }
@@ -25,6 +27,7 @@ async function probeIommu(hostRoot: string): Promise<Observation<IommuFacts>> {
   return {
     state: 'ok',
     value: {
+      present: groups.state === 'ok',
       groups: groups.state === 'ok' ? groups.entries.length : 0,
       units: units.state === 'ok' ? units.entries.length : 0,
     },
@@ -35,13 +38,15 @@ function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheck
   const id = 'iommu';
   if (iommu.state === 'unknown') return { id, status: 'error', message: iommu.reason };
   const observed = { groups: iommu.value.groups, units: iommu.value.units };
+  // Nothing to look at is not "IOMMU off": an empty host root must not pass.
+  if (!iommu.value.present) return { id, status: 'skip', message: 'sys/kernel/iommu_groups does not exist: no IOMMU support in this kernel, or no sysfs under the host root', observed };
   if (iommu.value.groups > 0) {
     return { id, status: 'pass', message: `IOMMU on, ${iommu.value.groups} groups: device passthrough is possible`, observed };
   }
   return {
     id,
     status: 'pass',
-    message: 'IOMMU off: device passthrough is unavailable (ordinary VMs do not need it)',
+    message: 'IOMMU off; ordinary VMs do not use it (only device passthrough needs it)',
     hint: 'Only for passthrough: enable VT-d/AMD-Vi in the firmware and boot with intel_iommu=on or amd_iommu=on.',
     observed,
   };
@@ -51,5 +56,5 @@ export const iommuFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<IommuFamilyFacts> => ({ iommu: await probeIommu(hostRoot) }),
   evaluate: (facts: IommuFamilyFacts) => [evaluateIommu(facts.iommu)],
-  example: { iommu: { state: 'ok', value: { groups: 40, units: 2 } } } satisfies IommuFamilyFacts,
+  example: { iommu: { state: 'ok', value: { present: true, groups: 40, units: 2 } } } satisfies IommuFamilyFacts,
 } satisfies CheckFamily;
