@@ -36,6 +36,7 @@ const REPORT = z
           message: z.string().min(1),
           hint: z.string().min(1).optional(),
           observed: z.record(z.string(), z.unknown()).optional(),
+          followsFrom: z.enum(CHECK_IDS).optional(),
         })
         .strict(),
     ),
@@ -268,7 +269,11 @@ describe('virtgate check: help and output', () => {
     expect(outcome.code).toBe(1);
     for (const id of CHECK_IDS) expect(outcome.stdout).toContain(id);
     expect(outcome.stdout).toMatch(/FAIL\s+cpu\.virtualization\s+the CPU shows neither vmx nor svm/);
-    expect(outcome.stdout).toContain('→ Enable VT-x/AMD-V in the firmware');
+    // A GCE VM: the remedy is nested virtualization in GCE's words, not a firmware switch.
+    expect(outcome.stdout).toContain('→ This is a virtual machine: enable nested virtualization on the instance (gcloud compute instances create … --enable-nested-virtualization');
+    expect(outcome.stdout).not.toContain('firmware');
+    // No /dev/kvm follows from the CPU: one FAIL row, the consequence under it.
+    expect(outcome.stdout).toMatch(/\n {4}↳ {4}dev\.kvm +follows from cpu\.virtualization \(FAIL\): \/dev\/kvm does not exist\n/);
     expect(outcome.stdout).toContain('NOT READY for KubeVirt VMs: tier emulation');
     expect(outcome.stdout).not.toContain('\u001b[');
   });

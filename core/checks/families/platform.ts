@@ -202,13 +202,15 @@ export function classifyPlatform(platform: PlatformFacts, cpu: Observation<CpuFa
 }
 
 /** What to run instead of a cloud VM, naming the current type where the cloud has a metal one. */
-function cloudHint(platform: Platform): string | undefined {
+function cloudHint(platform: Platform, arch: string | undefined): string | undefined {
   const product = platform.product;
   switch (platform.cloud) {
     case 'aws': {
       const family = product?.split('.')[0];
       const suggestion = family && product ? `${family}.metal instead of ${product}` : 'a *.metal type';
-      return `Use a .metal instance type (e.g. ${suggestion}, where the family has one), or for tests a type with nested virtualization (C8i, M8i, R8i): other virtual EC2 instances get no VT-x. On EKS, create the node group with that type.`;
+      // Nested virtualization on EC2 virtual instances is Intel only (C8i, M8i, R8i); Graviton has none.
+      const nested = arch === 'x86_64' ? ', or for tests a type with nested virtualization (C8i, M8i, R8i): other virtual EC2 instances get no VT-x' : ': virtual EC2 instances of this kind get no hardware virtualization';
+      return `Use a .metal instance type (e.g. ${suggestion}, where the family has one)${nested}. On EKS, create the node group with that type.`;
     }
     case 'gcp':
       return `${product ?? 'This machine type'} is a VM: use a bare-metal machine type (C3 or later *-metal), or for tests enable nested virtualization on the instance (--enable-nested-virtualization).`;
@@ -252,7 +254,7 @@ function evaluatePlatform(facts: PlatformFamilyFacts & CpuFamilyFacts): CheckRes
   }
   // "the kernel runs on" holds both for the machine and for a container on it (the inventory may say "Docker Container").
   const message = `the kernel runs on ${describePlatform(platform)}; from ${platform.evidence}${seenFrom(facts.platform)}`;
-  const hint = platform.kind === 'virtual-machine' ? cloudHint(platform) : undefined;
+  const hint = platform.kind === 'virtual-machine' ? cloudHint(platform, facts.cpu.state === 'ok' ? facts.cpu.value.arch : undefined) : undefined;
   // A cloud VM type is the commonest wrong choice, and the cloud has a better one: warn and name it.
   if (hint !== undefined) return { id, status: 'warn', message, hint, observed };
   return { id, status: 'pass', message, observed };
