@@ -84,6 +84,7 @@ export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFact
       return { id, status: 'error', message: `could not run the tiny KVM guest: ${run.reason}`, observed };
     case 'timeout':
       return {
+        ...(opens(facts.kvm) ? {} : { followsFrom: 'dev.kvm' }),
         id,
         status: 'fail',
         message: `the tiny KVM guest did not finish within ${run.boundMs} ms (${run.failedStep} had not returned); it was killed`,
@@ -92,16 +93,17 @@ export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFact
       };
     case 'failed': {
       const why = run.errno ?? run.detail ?? 'failed';
-      const hint = run.errno ? ERRNO_HINTS[run.errno] : undefined;
+      const hint = (run.errno ? ERRNO_HINTS[run.errno] : undefined) ?? 'Check dmesg for kvm errors and the KVM provider (dev.kvm); report the step and errno if they look normal.';
       const result = {
         id,
         message: `the tiny KVM guest failed at ${run.failedStep}: ${why}`,
-        ...(hint ? { hint } : {}),
+        hint,
         observed: { ...observed, failedStep: run.failedStep, ...(run.errno ? { errno: run.errno } : {}) },
       };
-      // The guest ran and failed: never a skip. When /dev/kvm does not open for dev.kvm either, the
-      // failure follows from dev.kvm (already counted in the tier), whose remedy applies.
-      if (run.failedStep === 'open' && !opens(facts.kvm)) {
+      // The guest ran and failed: never a skip. When /dev/kvm is not a KVM device that opens for
+      // dev.kvm either (absent, driverless, a regular file), the failure follows from dev.kvm,
+      // already counted in the tier, whose remedy applies.
+      if (!opens(facts.kvm)) {
         const { hint: _ownHint, ...consequence } = result;
         return { ...consequence, status: 'fail', followsFrom: 'dev.kvm' };
       }

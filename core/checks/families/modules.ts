@@ -126,8 +126,9 @@ function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: Nes
     };
   }
   if (platform.kind === 'unknown') {
-    if (facts.cpu.state === 'unknown') return { id, status: 'error', message: facts.cpu.reason, observed };
-    return { id, status: 'pass', message: `cannot tell whether VMs here are nested (${platform.evidence})`, observed };
+    // "Cannot tell" is what error means; platform reports the same gap, so this follows from it.
+    if (facts.cpu.state === 'unknown') return { id, status: 'error', message: facts.cpu.reason, observed, followsFrom: 'platform' };
+    return { id, status: 'error', message: `cannot tell whether VMs here are nested (${platform.evidence})`, observed, followsFrom: 'platform' };
   }
   if (nestedOn) return { id, status: 'pass', message: 'bare metal; nested virtualization is enabled for guests', observed };
   return { id, status: 'pass', message: 'bare metal', observed };

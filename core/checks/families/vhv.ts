@@ -153,7 +153,13 @@ export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean,
   const more = problems.length > MAX_NAMED_PROBLEMS ? `; and ${problems.length - MAX_NAMED_PROBLEMS} more` : '';
   // A warn while FAIL lines are named must say why, or the status reads as a contradiction.
   const accepted = worst !== 'fail' && failing > 0 ? ' (KVM acceleration FAIL lines count as warnings under --allow-emulation)' : '';
-  const result: CheckResultOf<VhvCheckId> = { id, status: worst, message: `${counts}${accepted}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`, observed };
+  const result: CheckResultOf<VhvCheckId> = {
+    id,
+    status: worst,
+    message: `${counts}${accepted}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`,
+    hint: 'Each line in brackets is the tool\'s own remedy; `LC_ALL=C virt-host-validate qemu` prints them all.',
+    observed,
+  };
   const cause = kvmCause(vhv.lines, native);
   return cause ? { ...result, followsFrom: cause } : result;
 }
