@@ -2,6 +2,8 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostDir } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
+import type { CpuFamilyFacts } from './cpu.ts';
+import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
 
 /** IOMMU groups and units: informational, only device passthrough needs them. */
 const IDS = ['iommu'] as const;
@@ -34,7 +36,7 @@ async function probeIommu(hostRoot: string): Promise<Observation<IommuFacts>> {
   };
 }
 
-function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheckId> {
+function evaluateIommu(iommu: Observation<IommuFacts>, machine: CpuFamilyFacts & PlatformFamilyFacts): CheckResultOf<IommuCheckId> {
   const id = 'iommu';
   if (iommu.state === 'unknown') return { id, status: 'error', message: iommu.reason };
   const observed = { groups: iommu.value.groups, units: iommu.value.units };
@@ -47,7 +49,11 @@ function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheck
     id,
     status: 'pass',
     message: 'IOMMU off; ordinary VMs do not use it (only device passthrough needs it)',
-    hint: 'Only for passthrough: enable VT-d/AMD-Vi in the firmware and boot with intel_iommu=on or amd_iommu=on.',
+    // A VM has no firmware switch for this: its hypervisor must give it a virtual IOMMU.
+    hint:
+      classifyPlatform(machine.platform, machine.cpu).kind === 'virtual-machine'
+        ? 'Only for passthrough: give this VM a virtual IOMMU on its hypervisor (QEMU -device intel-iommu) and boot with intel_iommu=on or amd_iommu=on.'
+        : 'Only for passthrough: enable VT-d/AMD-Vi in the firmware and boot with intel_iommu=on or amd_iommu=on.',
     observed,
   };
 }
@@ -55,6 +61,6 @@ function evaluateIommu(iommu: Observation<IommuFacts>): CheckResultOf<IommuCheck
 export const iommuFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<IommuFamilyFacts> => ({ iommu: await probeIommu(hostRoot) }),
-  evaluate: (facts: IommuFamilyFacts) => [evaluateIommu(facts.iommu)],
+  evaluate: (facts: IommuFamilyFacts & CpuFamilyFacts & PlatformFamilyFacts) => [evaluateIommu(facts.iommu, facts)],
   example: { iommu: { state: 'ok', value: { present: true, groups: 40, units: 2 } } } satisfies IommuFamilyFacts,
 } satisfies CheckFamily;
