@@ -146,6 +146,15 @@ out(step=None)
     else expect(run).toMatchObject({ status: 'fail', observed: { errno: reading.errno } });
   });
 
+  it('platform and the inventory agree: in a container, platform says the kernel\'s machine is seen from one', async () => {
+    const { report } = await checkHere('--no-vhv');
+    const platform = byId(report, 'platform');
+    const inContainer = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
+    expect(platform.message.startsWith('the kernel runs on ')).toBe(true);
+    if (inContainer) expect(platform.message).toMatch(/virtgate runs in a container on it \(\/(\.dockerenv|run\/\.containerenv)\)$/);
+    else expect(platform.message).not.toMatch(/container/);
+  });
+
   it('virt-host-validate fails on a host without hardware virtualization, as the real tool says', async () => {
     const here = readHere();
     const { report } = await checkHere();

@@ -150,6 +150,9 @@ describe('virtgate check --json on fixture hosts', () => {
     expect([strict.code, strict.report.tier, strict.report.ready]).toEqual([1, 'emulation', false]);
     const lax = await checkJson('no-vmx', '--no-vhv', '--allow-emulation');
     expect([lax.code, lax.report.tier, lax.report.ready]).toEqual([0, 'emulation', true]);
+    // One cause: no /dev/kvm follows from the CPU without vmx, and the JSON names it.
+    expect(lax.report.checks.find((check) => check.id === 'dev.kvm')).toMatchObject({ status: 'fail', followsFrom: 'cpu.virtualization' });
+    expect(lax.report.checks.find((check) => check.id === 'cpu.virtualization')?.followsFrom).toBeUndefined();
     expect(lax.report.policy.allowEmulation).toBe(true);
   });
 
@@ -301,5 +304,21 @@ describe('virtgate check: help and output', () => {
     }
     expect(stdout).toContain('\u001b[31mFAIL');
     expect(stdout).toContain('NOT READY');
+  });
+
+  it('wraps long lines to the terminal width on a TTY, and not when piped', async () => {
+    const command = ['stty', 'cols', '72;', process.execPath, CLI_MAIN, 'check', ...host('no-vmx').cliArgs, '--no-vhv'].map((arg, index) => (index < 3 ? arg : `'${arg}'`)).join(' ');
+    let stdout = '';
+    try {
+      ({ stdout } = await run('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } }));
+    } catch (error) {
+      stdout = error && typeof error === 'object' && 'stdout' in error ? String(error.stdout) : '';
+      if (!stdout) throw error;
+    }
+    const lines = stdout.replace(/\r/g, '').split('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(72);
+    const piped = await runCli(['check', ...host('no-vmx').cliArgs, '--no-vhv']);
+    expect(piped.stdout.split('\n').some((line) => line.length > 72)).toBe(true);
   });
 });

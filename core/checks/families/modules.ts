@@ -120,7 +120,10 @@ function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: Nes
     return {
       id,
       status: 'warn',
-      message: `this host is itself ${describePlatform(platform)}: VMs here are nested, fit for tests only`,
+      // Without VT-x/AMD-V passed through, VMs here are not nested but emulated: say which.
+      message: lacksHardwareVirtualization(facts.cpu)
+        ? `this host is itself ${describePlatform(platform)}: VMs here could only be emulated (its hypervisor passes no VT-x/AMD-V), fit for tests only`
+        : `this host is itself ${describePlatform(platform)}: VMs here are nested, fit for tests only`,
       hint: 'Use bare-metal nodes for production VMs.',
       observed,
     };
