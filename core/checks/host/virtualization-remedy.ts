@@ -25,7 +25,7 @@ function nestedRemedy(platform: Platform, arch?: string): string {
       const family = product?.split('.')[0];
       const metal = family && product ? ` (e.g. ${family}.metal instead of ${product}, where the family has one)` : '';
       if (arch === 'arm64') return `Graviton virtual instances expose no virtualization to their guests: use a *.metal instance type${metal}.`;
-      return `EC2 passes VT-x to virtual instances only on the types that support nested virtualization (C8i, M8i, R8i, with the nested-virtualization CPU option); otherwise use a *.metal instance type${metal}.`;
+      return `EC2 passes VT-x to virtual instances only on the types that support nested virtualization (C8i, M8i, R8i, launched with nested virtualization enabled); otherwise use a *.metal instance type${metal}.`;
     }
     case 'gcp':
       return 'enable nested virtualization on the instance (gcloud compute instances create … --enable-nested-virtualization, on an Intel machine type), or use a bare-metal machine type.';
