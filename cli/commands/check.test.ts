@@ -36,6 +36,7 @@ const REPORT = z
           message: z.string().min(1),
           hint: z.string().min(1).optional(),
           observed: z.record(z.string(), z.unknown()).optional(),
+          followsFrom: z.enum(CHECK_IDS).optional(),
         })
         .strict(),
     ),
@@ -60,6 +61,7 @@ const REPORT = z
           .object({
             dmi: z.object({ sysVendor: z.string().nullable(), productName: z.string().nullable(), productVersion: z.string().nullable(), biosVendor: z.string().nullable() }).strict().nullable(),
             hypervisorType: z.string().nullable(),
+            containerMarker: z.string().nullable(),
             deviceTree: z.object({ compatible: z.array(z.string()), hypervisor: z.array(z.string()).nullable() }).strict().nullable(),
           })
           .strict(),
@@ -148,6 +150,9 @@ describe('virtgate check --json on fixture hosts', () => {
     expect([strict.code, strict.report.tier, strict.report.ready]).toEqual([1, 'emulation', false]);
     const lax = await checkJson('no-vmx', '--no-vhv', '--allow-emulation');
     expect([lax.code, lax.report.tier, lax.report.ready]).toEqual([0, 'emulation', true]);
+    // One cause: no /dev/kvm follows from the CPU without vmx, and the JSON names it.
+    expect(lax.report.checks.find((check) => check.id === 'dev.kvm')).toMatchObject({ status: 'fail', followsFrom: 'cpu.virtualization' });
+    expect(lax.report.checks.find((check) => check.id === 'cpu.virtualization')?.followsFrom).toBeUndefined();
     expect(lax.report.policy.allowEmulation).toBe(true);
   });
 
@@ -267,7 +272,11 @@ describe('virtgate check: help and output', () => {
     expect(outcome.code).toBe(1);
     for (const id of CHECK_IDS) expect(outcome.stdout).toContain(id);
     expect(outcome.stdout).toMatch(/FAIL\s+cpu\.virtualization\s+the CPU shows neither vmx nor svm/);
-    expect(outcome.stdout).toContain('→ Enable VT-x/AMD-V in the firmware');
+    // A GCE VM: the remedy is nested virtualization in GCE's words, not a firmware switch.
+    expect(outcome.stdout).toContain('→ This is a virtual machine: enable nested virtualization on the instance (gcloud compute instances create … --enable-nested-virtualization');
+    expect(outcome.stdout).not.toContain('firmware');
+    // No /dev/kvm follows from the CPU: one FAIL row, the consequence under it.
+    expect(outcome.stdout).toMatch(/\n {4}↳ {4}dev\.kvm +follows from cpu\.virtualization \(FAIL\): \/dev\/kvm does not exist\n/);
     expect(outcome.stdout).toContain('NOT READY for KubeVirt VMs: tier emulation');
     expect(outcome.stdout).not.toContain('\u001b[');
   });
@@ -295,5 +304,21 @@ describe('virtgate check: help and output', () => {
     }
     expect(stdout).toContain('\u001b[31mFAIL');
     expect(stdout).toContain('NOT READY');
+  });
+
+  it('wraps long lines to the terminal width on a TTY, and not when piped', async () => {
+    const command = ['stty', 'cols', '72;', process.execPath, CLI_MAIN, 'check', ...host('no-vmx').cliArgs, '--no-vhv'].map((arg, index) => (index < 3 ? arg : `'${arg}'`)).join(' ');
+    let stdout = '';
+    try {
+      ({ stdout } = await run('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } }));
+    } catch (error) {
+      stdout = error && typeof error === 'object' && 'stdout' in error ? String(error.stdout) : '';
+      if (!stdout) throw error;
+    }
+    const lines = stdout.replace(/\r/g, '').split('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(72);
+    const piped = await runCli(['check', ...host('no-vmx').cliArgs, '--no-vhv']);
+    expect(piped.stdout.split('\n').some((line) => line.length > 72)).toBe(true);
   });
 });

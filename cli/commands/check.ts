@@ -60,7 +60,9 @@ async function runCheck(flags: Record<string, unknown>): Promise<number> {
     const report: CheckReport = { ...typeMeta(DOCUMENT_KINDS.check), ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts, inventory };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    process.stdout.write(renderCheckTable(verdict, settings.hostRoot));
+    // Wrapped to the terminal's width; piped output keeps one line per row for grep and diff.
+    const width = process.stdout.isTTY ? process.stdout.columns : undefined;
+    process.stdout.write(renderCheckTable(verdict, settings.hostRoot, { width }));
   }
   return verdict.ready ? EXIT.ok : EXIT.notReady;
 }

@@ -261,7 +261,7 @@ describe('evaluate: other checks', () => {
   });
 
   it('iommu is informational: off still passes', () => {
-    expect(checkOf(evaluate(metal({ iommu: { state: 'ok', value: { groups: 0, units: 0 } } }), NO_VHV, DEFAULT_POLICY), 'iommu').status).toBe('pass');
+    expect(checkOf(evaluate(metal({ iommu: { state: 'ok', value: { present: true, groups: 0, units: 0 } } }), NO_VHV, DEFAULT_POLICY), 'iommu').status).toBe('pass');
   });
 
   it('evaluate is pure: the same input gives the same output and the input is untouched', () => {

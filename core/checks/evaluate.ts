@@ -2,6 +2,7 @@ import type { Policy } from './policy.ts';
 import { type CheckId, FAMILIES, type HostFacts } from './registry.ts';
 import type { CheckResult, Tier, Verdict } from './verdict.ts';
 import type { VhvFacts } from './families/vhv.ts';
+import { keepHonestCauses, rootCause } from './consequences.ts';
 
 /** The checks that decide the tier; every other `fail` only blocks `ready`. */
 export const TIER_CHECKS: readonly CheckId[] = ['cpu.virtualization', 'dev.kvm', 'dev.tun'];
@@ -10,7 +11,7 @@ export const TIER_CHECKS: readonly CheckId[] = ['cpu.virtualization', 'dev.kvm',
 export function evaluate(host: HostFacts, vhv: VhvFacts, policy: Policy): Verdict {
   const facts = { ...host, vhv };
   const checks = FAMILIES.flatMap((family): readonly CheckResult[] => family.evaluate(facts, policy));
-  return decide(checks, policy);
+  return decide(keepHonestCauses(checks), policy);
 }
 
 /** Derives tier and ready from check results. */
@@ -25,6 +26,7 @@ export function decide(checks: CheckResult[], policy: Policy): Verdict {
         : 'none';
   const conclusive = TIER_CHECKS.every((id) => status(id) !== 'error');
   const tierQualifies = tier === 'hardware' || (tier === 'emulation' && policy.allowEmulation);
-  const blockingFailure = checks.some((check) => check.status === 'fail' && !TIER_CHECKS.includes(check.id));
+  // A failure that follows from a tier check is already counted in the tier: it does not block on its own.
+  const blockingFailure = checks.some((check) => check.status === 'fail' && !TIER_CHECKS.includes(rootCause(checks, check.id)));
   return { tier, ready: tierQualifies && !blockingFailure, conclusive, checks };
 }

@@ -3,6 +3,8 @@ import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import { type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
 import type { CheckResultOf } from '../result.ts';
+import { hardwareVirtualizationRemedy } from '../host/virtualization-remedy.ts';
+import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
 
 /** Hardware virtualization in the CPU, from proc/cpuinfo. */
 const IDS = ['cpu.virtualization'] as const;
@@ -18,7 +20,7 @@ async function probeCpu({ hostRoot }: ProbeContext): Promise<CpuFamilyFacts> {
   return { cpu: parseCpuinfo(read.text) };
 }
 
-function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<CpuCheckId> {
+function evaluateCpuVirtualization(cpu: Observation<CpuFacts>, facts: PlatformFamilyFacts): CheckResultOf<CpuCheckId> {
   const id = 'cpu.virtualization';
   if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
   const { arch, vendor, model, vmx, svm } = cpu.value;
@@ -28,11 +30,14 @@ function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<Cp
   }
   if (vmx) return { id, status: 'pass', message: 'Intel VT-x (vmx) is available', observed };
   if (svm) return { id, status: 'pass', message: 'AMD-V (svm) is available', observed };
+  // The remedy depends on what the machine is: a firmware switch on metal, nested virtualization on a VM.
+  const platform = classifyPlatform(facts.platform, cpu);
+  const why = platform.kind === 'virtual-machine' ? "this virtual machine's hypervisor does not pass VT-x/AMD-V through" : platform.kind === 'bare-metal' ? 'VT-x/AMD-V is absent or disabled in the firmware' : 'hardware virtualization is absent or disabled';
   return {
     id,
     status: 'fail',
-    message: 'the CPU shows neither vmx nor svm: hardware virtualization is absent or disabled',
-    hint: 'Enable VT-x/AMD-V in the firmware, or use a bare-metal instance (on EKS: *.metal). Without it only KubeVirt useEmulation works.',
+    message: `the CPU shows neither vmx nor svm: ${why}`,
+    hint: hardwareVirtualizationRemedy(platform),
     observed,
   };
 }
@@ -40,6 +45,6 @@ function evaluateCpuVirtualization(cpu: Observation<CpuFacts>): CheckResultOf<Cp
 export const cpuFamily = {
   ids: IDS,
   probe: probeCpu,
-  evaluate: (facts: CpuFamilyFacts) => [evaluateCpuVirtualization(facts.cpu)],
+  evaluate: (facts: CpuFamilyFacts & PlatformFamilyFacts) => [evaluateCpuVirtualization(facts.cpu, facts)],
   example: { cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } } } satisfies CpuFamilyFacts,
 } satisfies CheckFamily;

@@ -19,7 +19,7 @@ describe('evaluateDevice: says why a device is unusable', () => {
       id: 'dev.kvm',
       status: 'fail',
       message: '/dev/kvm does not exist',
-      hint: expect.stringMatching(/kvm_intel or kvm_amd/),
+      hint: 'Load the KVM module for this CPU: kvm_intel with VT-x, kvm_amd with AMD-V.',
     });
     expect(evaluateDevice({ path: 'dev/net/tun', state: 'missing' }, DEVICE_RULES.tun).status).toBe('fail');
     expect(evaluateDevice({ path: 'dev/vhost-net', state: 'missing' }, DEVICE_RULES.vhostNet)).toMatchObject({ id: 'dev.vhost-net', status: 'warn' });

@@ -6,6 +6,9 @@ import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
 import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
 import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
+import { kvmDriverRemedy, lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
+import type { CpuFamilyFacts } from './cpu.ts';
+import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
 
 /** The device nodes KubeVirt needs: /dev/kvm, /dev/net/tun and /dev/vhost-net, opened for real. */
 const IDS = ['dev.kvm', 'dev.tun', 'dev.vhost-net'] as const;
@@ -103,8 +106,8 @@ export const DEVICE_RULES = {
   kvm: {
     id: 'dev.kvm',
     severity: 'fail',
-    loadHint:
-      'Load kvm_intel or kvm_amd and enable VT-x/AMD-V in the firmware. On AWS only *.metal instances expose KVM.',
+    // evaluateKvmDevice replaces it with the remedy that fits the CPU and the platform.
+    loadHint: 'Load the KVM module for this CPU: kvm_intel with VT-x, kvm_amd with AMD-V.',
   },
   tun: {
     id: 'dev.tun',
@@ -200,19 +203,39 @@ async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<Device
   return { kvm, tun, vhostNet, kvmProvider };
 }
 
+/** How the KVM provider reads in dev.kvm's message, so the table names it (empty when no module is seen). */
+const PROVIDER_PHRASE: Record<KvmProvider['module'], string> = {
+  kvm_intel: ', served by kvm_intel (Intel VT-x)',
+  kvm_amd: ', served by kvm_amd (AMD-V)',
+  kvm_pvm: ', served by kvm_pvm',
+  builtin: ', served by the kvm core built into the kernel',
+  none: '',
+};
+
 /**
  * dev.kvm, with what its provider means: /dev/kvm served by kvm_pvm opens and runs a tiny guest,
- * yet it is paravirtual KVM, so it is never `pass` (and the tier never `hardware`).
+ * yet it is paravirtual KVM, so it is never `pass` (and the tier never `hardware`). A /dev/kvm
+ * that is absent or driverless on an x86 CPU without vmx/svm follows from cpu.virtualization: no
+ * vendor module can load there. The remedy fits the CPU and the platform.
  */
-export function evaluateKvmDevice(device: DeviceFacts, provider: Observation<KvmProvider>): CheckResultOf<DeviceCheckId> {
+export function evaluateKvmDevice(facts: Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'> & CpuFamilyFacts & PlatformFamilyFacts): CheckResultOf<DeviceCheckId> {
+  const { kvm: device, kvmProvider: provider, cpu } = facts;
   const result = evaluateDevice(device, DEVICE_RULES.kvm);
-  if (result.status !== 'pass' || provider.state !== 'ok' || provider.value.module !== 'kvm_pvm') return result;
+  const module = provider.state === 'ok' ? provider.value.module : undefined;
+  const observed = module ? { ...(result.observed ?? {}), provider: module } : result.observed;
+  const withObserved = observed ? { ...result, observed } : result;
+  const driverAbsent = device.state === 'missing' || (device.state === 'present' && (device.open === 'ENODEV' || device.open === 'ENXIO'));
+  if (driverAbsent && result.status !== 'pass') {
+    const cause = lacksHardwareVirtualization(cpu) ? { followsFrom: 'cpu.virtualization' } : {};
+    return { ...withObserved, hint: kvmDriverRemedy(cpu, classifyPlatform(facts.platform, cpu)), ...cause };
+  }
+  if (result.status !== 'pass') return withObserved;
+  if (module !== 'kvm_pvm') return { ...withObserved, message: `${result.message}${module ? PROVIDER_PHRASE[module] : ''}` };
   return {
-    ...result,
+    ...withObserved,
     status: 'warn',
     message: `${result.message}, but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot`,
     hint: 'KubeVirt needs hardware virtualization (kvm_intel with VT-x or kvm_amd with AMD-V): use a bare-metal node or a VM with nested virtualization. Until then VMs can only run emulated (useEmulation).',
-    observed: { ...result.observed, provider: 'kvm_pvm' },
   };
 }
 
@@ -231,8 +254,8 @@ const present = (path: string, major: number, minor: number): DeviceFacts => ({
 export const devicesFamily = {
   ids: IDS,
   probe: probeDevices,
-  evaluate: (facts: DevicesFamilyFacts) => [
-    evaluateKvmDevice(facts.kvm, facts.kvmProvider),
+  evaluate: (facts: DevicesFamilyFacts & CpuFamilyFacts & PlatformFamilyFacts) => [
+    evaluateKvmDevice(facts),
     evaluateDevice(facts.tun, DEVICE_RULES.tun),
     evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
   ],

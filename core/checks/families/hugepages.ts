@@ -91,7 +91,7 @@ export function evaluateHugepages(hugepages: Observation<HugepagesFacts>): Check
     return {
       id,
       status: 'pass',
-      message: 'no hugepages reserved: VMs that request hugepages cannot start here (others do not need them)',
+      message: 'no hugepages reserved; ordinary VMs do not use them (only VMs with spec.domain.memory.hugepages need a reserve)',
       hint: 'Only for VMs with spec.domain.memory.hugepages: reserve them at boot (hugepagesz=1G hugepages=N) or with vm.nr_hugepages.',
       observed,
     };

@@ -41,9 +41,12 @@ describe('evaluateKvmRun', () => {
     expect(result.hint).toMatch(/memory cgroup/);
   });
 
-  it('open failing where dev.kvm already reports the device is a skip, not a second failure', () => {
+  it('open failing where dev.kvm already reports the device: it ran and failed (never a skip), and follows from dev.kvm', () => {
     const failed = ran({ outcome: 'failed', steps: [{ step: 'load-ffi', ok: true }, { step: 'open', ok: false, errno: 'ENOENT' }], failedStep: 'open', errno: 'ENOENT', durationMs: 5 });
-    expect(evaluateKvmRun({ kvmRun: failed, kvm: missing, kvmProvider: intel })).toMatchObject({ status: 'skip', message: 'the tiny KVM guest failed at open: ENOENT (dev.kvm reports the device)' });
+    const consequence = evaluateKvmRun({ kvmRun: failed, kvm: missing, kvmProvider: intel });
+    expect(consequence).toMatchObject({ status: 'fail', message: 'the tiny KVM guest failed at open: ENOENT', followsFrom: 'dev.kvm' });
+    // The remedy is the cause's: no second one.
+    expect(consequence.hint).toBeUndefined();
     // A device that opened for dev.kvm but not for the guest (seccomp, a device cgroup) is the run's own failure.
     const denied = ran({ outcome: 'failed', steps: [], failedStep: 'open', errno: 'EPERM', durationMs: 5 });
     expect(evaluateKvmRun({ kvmRun: denied, kvm: opening, kvmProvider: intel }).status).toBe('fail');

@@ -57,7 +57,7 @@ const ERRNO_HINTS: Record<string, string> = {
   EPERM: 'A seccomp profile or the device cgroup denies KVM ioctls: run virtgate privileged with seccomp Unconfined.',
   ENOTTY: 'The node at /dev/kvm does not answer KVM ioctls: it is not the KVM device. Recreate it (mknod /dev/kvm c 10 232) or load kvm_intel/kvm_amd.',
   ENODEV: 'The KVM driver is not loaded: load kvm_intel or kvm_amd.',
-  ENOENT: 'There is no /dev/kvm: load kvm_intel or kvm_amd and enable VT-x/AMD-V in the firmware.',
+  ENOENT: 'There is no /dev/kvm at the path the guest opened: see dev.kvm.',
 };
 
 const opens = (device: DeviceFacts): boolean => device.state === 'present' && device.open === 'ok';
@@ -84,6 +84,7 @@ export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFact
       return { id, status: 'error', message: `could not run the tiny KVM guest: ${run.reason}`, observed };
     case 'timeout':
       return {
+        ...(opens(facts.kvm) ? {} : { followsFrom: 'dev.kvm' }),
         id,
         status: 'fail',
         message: `the tiny KVM guest did not finish within ${run.boundMs} ms (${run.failedStep} had not returned); it was killed`,
@@ -92,15 +93,20 @@ export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFact
       };
     case 'failed': {
       const why = run.errno ?? run.detail ?? 'failed';
-      const hint = run.errno ? ERRNO_HINTS[run.errno] : undefined;
+      const hint = (run.errno ? ERRNO_HINTS[run.errno] : undefined) ?? 'Check dmesg for kvm errors and the KVM provider (dev.kvm); report the step and errno if they look normal.';
       const result = {
         id,
         message: `the tiny KVM guest failed at ${run.failedStep}: ${why}`,
-        ...(hint ? { hint } : {}),
+        hint,
         observed: { ...observed, failedStep: run.failedStep, ...(run.errno ? { errno: run.errno } : {}) },
       };
-      // /dev/kvm not opening is dev.kvm's failure, already counted in the tier; everything past it is kvm.run's own.
-      if (run.failedStep === 'open' && !opens(facts.kvm)) return { ...result, status: 'skip', message: `${result.message} (dev.kvm reports the device)` };
+      // The guest ran and failed: never a skip. When /dev/kvm is not a KVM device that opens for
+      // dev.kvm either (absent, driverless, a regular file), the failure follows from dev.kvm,
+      // already counted in the tier, whose remedy applies.
+      if (!opens(facts.kvm)) {
+        const { hint: _ownHint, ...consequence } = result;
+        return { ...consequence, status: 'fail', followsFrom: 'dev.kvm' };
+      }
       return { ...result, status: 'fail' };
     }
   }

@@ -7,6 +7,7 @@ import type { CpuFacts } from '../host/parse/cpuinfo.ts';
 import { parseProcModules } from '../host/parse/proc-modules.ts';
 import { classifyPlatform, describePlatform, type PlatformFamilyFacts } from './platform.ts';
 import type { CheckResultOf } from '../result.ts';
+import { lacksHardwareVirtualization, vendorKvmModule } from '../host/virtualization-remedy.ts';
 
 /** The KVM-related kernel modules, and the kvm module's `nested` parameter. */
 const IDS = ['kernel.modules', 'kvm.nested'] as const;
@@ -85,17 +86,19 @@ function evaluateModules(
   const id = 'kernel.modules';
   if (modules.state === 'unknown') return { id, status: 'error', message: modules.reason };
   const loaded = new Set(modules.value.loaded);
-  const vendorModule =
-    cpu.state === 'ok' && cpu.value.arch === 'x86_64' ? (cpu.value.vendor === 'intel' ? 'kvm_intel' : 'kvm_amd') : undefined;
+  // The vendor module follows the CPU's flag, not its vendor: kvm_amd on a CPU without svm cannot load.
+  // Without vmx/svm no KVM module can help, so none is asked for: cpu.virtualization says why.
+  const vendorModule = vendorKvmModule(cpu);
+  const kvmWanted = !lacksHardwareVirtualization(cpu);
   const wanted: Array<[string, boolean]> = [
-    ['kvm', opens(devices.kvm)],
+    ...(kvmWanted ? ([['kvm', opens(devices.kvm)]] as Array<[string, boolean]>) : []),
     ...(vendorModule ? ([[vendorModule, opens(devices.kvm)]] as Array<[string, boolean]>) : []),
     ['tun', opens(devices.tun)],
     ['vhost_net', opens(devices.vhostNet)],
   ];
   const missing = wanted.filter(([name, deviceWorks]) => !loaded.has(name) && !deviceWorks).map(([name]) => name);
   const observed = { sources: modules.value.sources, loaded: modules.value.loaded, missing };
-  if (missing.length === 0) return { id, status: 'pass', message: 'kvm, tun and vhost_net are present', observed };
+  if (missing.length === 0) return { id, status: 'pass', message: `${wanted.map(([name]) => name).join(', ')} are present`, observed };
   return {
     id,
     status: 'warn',
@@ -117,14 +120,18 @@ function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: Nes
     return {
       id,
       status: 'warn',
-      message: `this host is itself ${describePlatform(platform)}: VMs here are nested, fit for tests only`,
+      // Without VT-x/AMD-V passed through, VMs here are not nested but emulated: say which.
+      message: lacksHardwareVirtualization(facts.cpu)
+        ? `this host is itself ${describePlatform(platform)}: VMs here could only be emulated (its hypervisor passes no VT-x/AMD-V), fit for tests only`
+        : `this host is itself ${describePlatform(platform)}: VMs here are nested, fit for tests only`,
       hint: 'Use bare-metal nodes for production VMs.',
       observed,
     };
   }
   if (platform.kind === 'unknown') {
-    if (facts.cpu.state === 'unknown') return { id, status: 'error', message: facts.cpu.reason, observed };
-    return { id, status: 'pass', message: `cannot tell whether VMs here are nested (${platform.evidence})`, observed };
+    // "Cannot tell" is what error means; platform reports the same gap, so this follows from it.
+    if (facts.cpu.state === 'unknown') return { id, status: 'error', message: facts.cpu.reason, observed, followsFrom: 'platform' };
+    return { id, status: 'error', message: `cannot tell whether VMs here are nested (${platform.evidence})`, observed, followsFrom: 'platform' };
   }
   if (nestedOn) return { id, status: 'pass', message: 'bare metal; nested virtualization is enabled for guests', observed };
   return { id, status: 'pass', message: 'bare metal', observed };

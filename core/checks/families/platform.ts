@@ -31,6 +31,11 @@ export interface PlatformFacts {
   hypervisorType: string | null;
   /** null when the host has no device tree (x86, arm64 with ACPI). */
   deviceTree: DeviceTreeFacts | null;
+  /**
+   * The container marker found at the host root (`.dockerenv`, `run/.containerenv`), or null: then
+   * the files read are a container's view of its machine, which `inventory` may call "Docker Container".
+   */
+  containerMarker: string | null;
 }
 
 export interface PlatformFamilyFacts {
@@ -89,9 +94,22 @@ async function probeDmi(hostRoot: string): Promise<DmiFacts | null> {
   return { sysVendor: sysVendor ?? null, productName: productName ?? null, productVersion: productVersion ?? null, biosVendor: biosVendor ?? null };
 }
 
+/** Files container engines leave at a container's root (Docker, Podman/CRI-O). */
+const CONTAINER_MARKERS = ['.dockerenv', 'run/.containerenv'] as const;
+
+async function probeContainerMarker(hostRoot: string): Promise<string | null> {
+  const found = await Promise.all(CONTAINER_MARKERS.map(async (marker) => ((await readHostFile(hostRoot, marker, 4096)).state === 'ok' ? marker : null)));
+  return found.find((marker) => marker !== null) ?? null;
+}
+
 async function probePlatform({ hostRoot }: ProbeContext): Promise<PlatformFamilyFacts> {
-  const [dmi, hypervisorType, deviceTree] = await Promise.all([probeDmi(hostRoot), readValue(hostRoot, 'sys/hypervisor/type'), probeDeviceTree(hostRoot)]);
-  return { platform: { dmi, hypervisorType, deviceTree } };
+  const [dmi, hypervisorType, deviceTree, containerMarker] = await Promise.all([
+    probeDmi(hostRoot),
+    readValue(hostRoot, 'sys/hypervisor/type'),
+    probeDeviceTree(hostRoot),
+    probeContainerMarker(hostRoot),
+  ]);
+  return { platform: { dmi, hypervisorType, deviceTree, containerMarker } };
 }
 
 // ---------------------------------------------------------------- classification (pure)
@@ -184,16 +202,18 @@ export function classifyPlatform(platform: PlatformFacts, cpu: Observation<CpuFa
 }
 
 /** What to run instead of a cloud VM, naming the current type where the cloud has a metal one. */
-function cloudHint(platform: Platform): string | undefined {
+function cloudHint(platform: Platform, arch: string | undefined): string | undefined {
   const product = platform.product;
   switch (platform.cloud) {
     case 'aws': {
       const family = product?.split('.')[0];
       const suggestion = family && product ? `${family}.metal instead of ${product}` : 'a *.metal type';
-      return `Use a .metal instance type (e.g. ${suggestion}, where the family has one): EC2 exposes KVM only on bare-metal instances. On EKS, create the node group with that type.`;
+      // Nested virtualization on EC2 virtual instances is Intel only (C8i, M8i, R8i); Graviton has none.
+      const nested = arch === 'x86_64' ? ', or for tests a type with nested virtualization (C8i, M8i, R8i): other virtual EC2 instances get no VT-x' : ': virtual EC2 instances of this kind get no hardware virtualization';
+      return `Use a .metal instance type (e.g. ${suggestion}, where the family has one)${nested}. On EKS, create the node group with that type.`;
     }
     case 'gcp':
-      return `${product ?? 'This machine type'} is a VM: use a bare-metal machine type (C3 or later *-metal), or enable nested virtualization on the instance for tests only.`;
+      return `${product ?? 'This machine type'} is a VM: use a bare-metal machine type (C3 or later *-metal), or for tests enable nested virtualization on the instance (--enable-nested-virtualization).`;
     case 'azure':
       return 'Azure VMs are Hyper-V guests: KubeVirt runs only nested there (Dv3/Ev3 and later), for tests; use bare-metal nodes for production VMs.';
     case 'openstack':
@@ -215,6 +235,9 @@ export function describePlatform(platform: Platform): string {
   return 'bare metal or a virtual machine: cannot tell';
 }
 
+/** Said when the host root is a container's own root: the kernel's machine is judged, seen from a container. */
+const seenFrom = (platform: PlatformFacts): string => (platform.containerMarker ? `; virtgate runs in a container on it (/${platform.containerMarker})` : '');
+
 function evaluatePlatform(facts: PlatformFamilyFacts & CpuFamilyFacts): CheckResultOf<PlatformCheckId> {
   const id = 'platform';
   const platform = classifyPlatform(facts.platform, facts.cpu);
@@ -229,8 +252,9 @@ function evaluatePlatform(facts: PlatformFamilyFacts & CpuFamilyFacts): CheckRes
   if (platform.kind === 'unknown') {
     return { id, status: 'error', message: `cannot tell bare metal from a virtual machine: ${platform.evidence}`, observed };
   }
-  const message = `${describePlatform(platform)}; from ${platform.evidence}`;
-  const hint = platform.kind === 'virtual-machine' ? cloudHint(platform) : undefined;
+  // "the kernel runs on" holds both for the machine and for a container on it (the inventory may say "Docker Container").
+  const message = `the kernel runs on ${describePlatform(platform)}; from ${platform.evidence}${seenFrom(facts.platform)}`;
+  const hint = platform.kind === 'virtual-machine' ? cloudHint(platform, facts.cpu.state === 'ok' ? facts.cpu.value.arch : undefined) : undefined;
   // A cloud VM type is the commonest wrong choice, and the cloud has a better one: warn and name it.
   if (hint !== undefined) return { id, status: 'warn', message, hint, observed };
   return { id, status: 'pass', message, observed };
@@ -240,5 +264,5 @@ export const platformFamily = {
   ids: IDS,
   probe: probePlatform,
   evaluate: (facts: PlatformFamilyFacts & CpuFamilyFacts) => [evaluatePlatform(facts)],
-  example: { platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null } } satisfies PlatformFamilyFacts,
+  example: { platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null, containerMarker: null } } satisfies PlatformFamilyFacts,
 } satisfies CheckFamily;

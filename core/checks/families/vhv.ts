@@ -6,6 +6,9 @@ import { errnoCode, readHostFile } from '../host/files.ts';
 import { parseVhvOutput, type VhvLine, type VhvParse } from '../host/parse/vhv-output.ts';
 import type { Policy } from '../policy.ts';
 import type { CheckResultOf, CheckStatus } from '../result.ts';
+import { lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
+import type { CpuFamilyFacts } from './cpu.ts';
+import type { DevicesFamilyFacts } from './devices.ts';
 
 /**
  * libvirt's virt-host-validate, as a second opinion. Not read under the host root: the caller
@@ -89,7 +92,10 @@ function isAccelerationLine(line: VhvLine): boolean {
   return /hardware virtualization|\/dev\/kvm/i.test(line.label);
 }
 
-export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean): CheckResultOf<VhvCheckId> {
+/** What virtgate's own probes saw of KVM, to tell a repeated finding from a new one. */
+type NativeKvmFacts = CpuFamilyFacts & Pick<DevicesFamilyFacts, 'kvm'>;
+
+export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean, native?: NativeKvmFacts): CheckResultOf<VhvCheckId> {
   const id = 'virt-host-validate';
   switch (vhv.state) {
     case 'disabled':
@@ -145,10 +151,33 @@ export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean)
   const counts = `${vhv.lines.length} checks, ${failing} FAIL`;
   if (worst === 'pass') return { id, status: 'pass', message: `${counts}: all pass`, observed };
   const more = problems.length > MAX_NAMED_PROBLEMS ? `; and ${problems.length - MAX_NAMED_PROBLEMS} more` : '';
-  return { id, status: worst, message: `${counts}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`, observed };
+  // A warn while FAIL lines are named must say why, or the status reads as a contradiction.
+  const accepted = worst !== 'fail' && failing > 0 ? ' (KVM acceleration FAIL lines count as warnings under --allow-emulation)' : '';
+  const result: CheckResultOf<VhvCheckId> = {
+    id,
+    status: worst,
+    message: `${counts}${accepted}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`,
+    hint: 'Each line in brackets is the tool\'s own remedy; `LC_ALL=C virt-host-validate qemu` prints them all.',
+    observed,
+  };
+  const cause = kvmCause(vhv.lines, native);
+  return cause ? { ...result, followsFrom: cause } : result;
+}
+
+/**
+ * When every FAIL line is about KVM acceleration and virtgate's own checks already found KVM
+ * unusable, the tool only repeats that finding: the check it follows from.
+ */
+function kvmCause(lines: readonly VhvLine[], native: NativeKvmFacts | undefined): string | undefined {
+  if (!native) return undefined;
+  const failing = lines.filter((line) => line.status === 'FAIL');
+  if (failing.length === 0 || !failing.every(isAccelerationLine)) return undefined;
+  if (lacksHardwareVirtualization(native.cpu)) return 'cpu.virtualization';
+  const kvmOpens = native.kvm.state === 'present' && native.kvm.open === 'ok';
+  return kvmOpens ? undefined : 'dev.kvm';
 }
 
 export const vhvFamily = {
   ids: IDS,
-  evaluate: (facts: VhvFamilyFacts, policy: Policy) => [evaluateVirtHostValidate(facts.vhv, policy.allowEmulation)],
+  evaluate: (facts: VhvFamilyFacts & CpuFamilyFacts & DevicesFamilyFacts, policy: Policy) => [evaluateVirtHostValidate(facts.vhv, policy.allowEmulation, facts)],
 } satisfies CheckFamily;
