@@ -101,11 +101,11 @@ integer, so a PromQL threshold reads 1800, not 1.8e+03.
 {{- define "virtgate.durationSeconds" -}}
 {{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" . }}
 {{- $unit := trimPrefix $number . }}
-{{- $factor := get (dict "ms" 0.001 "s" 1 "" 1 "m" 60 "h" 3600 "d" 86400) $unit }}
-{{- if or (not $number) (kindIs "invalid" $factor) }}
+{{- $factors := dict "ms" 0.001 "s" 1 "" 1 "m" 60 "h" 3600 "d" 86400 }}
+{{- if or (not $number) (not (hasKey $factors $unit)) }}
 {{- fail (printf "%q is not a duration such as 30s, 5m, 1h or 2d" .) }}
 {{- end }}
-{{- $seconds := mulf (float64 $number) $factor }}
+{{- $seconds := mulf (float64 $number) (get $factors $unit) }}
 {{- if eq $seconds (floor $seconds) }}{{ int64 $seconds }}{{ else }}{{ $seconds }}{{ end }}
 {{- end }}
 
