@@ -128,7 +128,7 @@ describe('the PrometheusRule', () => {
     const objects = await renderChart(cp.binDir, [
       '--set', 'monitoring.prometheusRule.enabled=true',
       '--set', 'monitoring.prometheusRule.eolWarningDays=30',
-      '--set', 'monitoring.prometheusRule.staleReportSeconds=600',
+      '--set', 'aggregator.staleAfter=10m',
       '--set', 'aggregator.minReady=4',
       '--set', 'monitoring.prometheusRule.for.gateFailing=5m',
     ]);
@@ -138,6 +138,70 @@ describe('the PrometheusRule', () => {
     expect(byName('VirtgateReportStale').expr).toBe('time() - max by (namespace, job, node) (virtgate_node_report_timestamp_seconds) > 600');
     expect(byName('VirtgateTooFewReadyNodes').expr).toContain('< 4');
     expect(byName('VirtgateGateFailing').for).toBe('5m');
+  });
+
+  it("VirtgateReportStale's threshold is aggregator.staleAfter, in seconds, whatever its unit", async () => {
+    const threshold = async (staleAfter: string) =>
+      (await rulesWith(['--set-string', `aggregator.staleAfter=${staleAfter}`])).find((rule) => rule.alert === 'VirtgateReportStale')?.expr.split(' > ')[1];
+    const cases: Array<[string, string]> = [['30m', '1800'], ['45m', '2700'], ['1.5h', '5400'], ['2d', '172800'], ['90', '90'], ['90s', '90'], ['2500ms', '2.5']];
+    for (const [staleAfter, seconds] of cases) expect(await threshold(staleAfter), staleAfter).toBe(seconds);
+    // The default: the aggregator's own 30m.
+    expect((await rulesWith([])).find((rule) => rule.alert === 'VirtgateReportStale')?.expr).toBe(
+      'time() - max by (namespace, job, node) (virtgate_node_report_timestamp_seconds) > 1800',
+    );
+  });
+
+  it('with aggregator.staleAfter raised, promtool sees VirtgateReportStale fire later (the default rules fire earlier on the same series)', async () => {
+    // A heartbeat that stopped 1700 s before 0m: older than 45m (2700 s) from 16m40s, so with the
+    // 15m `for` the alert fires from 31m40s; with the default 30m it fires from 17m.
+    const promtest = stringify({
+      rule_files: ['rules.yaml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [{ series: 'virtgate_node_report_timestamp_seconds{job="virtgate", node="w1"}', values: '-1700x50' }],
+          alert_rule_test: [
+            { eval_time: '30m', alertname: 'VirtgateReportStale', exp_alerts: [] },
+            {
+              eval_time: '35m',
+              alertname: 'VirtgateReportStale',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'warning', job: 'virtgate', node: 'w1' },
+                  exp_annotations: {
+                    summary: "virtgate's report of node w1 is stale.",
+                    description: 'The agent on w1 has not refreshed its NodeValidation for 1h 3m 20s: is its pod running?',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const runWith = async (args: string[]) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+      const groups = findManifest<{ spec: { groups: RuleGroup[] } }>(
+        await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.prometheusRule.runbookUrl=', ...args]),
+        'PrometheusRule',
+      ).spec.groups;
+      await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
+      await writeFile(path.join(dir, 'stale.promtest.yaml'), promtest);
+      return promtool(['test', 'rules', 'stale.promtest.yaml'], dir);
+    };
+    const raised = await runWith(['--set', 'aggregator.staleAfter=45m']);
+    expect(raised.output).toContain('SUCCESS');
+    expect(raised.code).toBe(0);
+    const defaults = await runWith([]);
+    expect(defaults.code).not.toBe(0);
+    expect(defaults.output).toContain('alertname: VirtgateReportStale, time: 30m');
+  });
+
+  it('refuses the old monitoring.prometheusRule.staleReportSeconds, naming it', async () => {
+    const outcome = await helm(cp.binDir, ['template', 'virtgate', CHART_DIR, '--set', 'monitoring.prometheusRule.staleReportSeconds=600']);
+    expect(outcome.code).not.toBe(0);
+    expect(outcome.stderr).toContain("additional properties 'staleReportSeconds' not allowed");
   });
 });
 

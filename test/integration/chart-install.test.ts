@@ -164,6 +164,21 @@ describe('helm install', () => {
     expect(aggregatorPod?.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
     expect(aggregatorPod?.containers[0]?.env).toContainEqual({ name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } });
     expect(aggregatorPod?.containers[0]?.volumeMounts).toContainEqual({ name: 'scratch', mountPath: '/scratch' });
+    expect(aggregatorPod?.containers[0]?.image).toBe('mirror.example.com/virtgate/virtgate-aggregator:0.1.0');
+    expect(aggregatorPod?.imagePullSecrets).toEqual([{ name: 'mirror-cred' }, { name: 'regcred' }]);
+    expect(agentPod?.imagePullSecrets).toEqual([{ name: 'mirror-cred' }, { name: 'regcred' }]);
+    expect(aggregatorPod?.topologySpreadConstraints).toEqual([
+      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: deployment.spec?.selector.matchLabels } },
+    ]);
+    expect(aggregatorPod?.containers[0]?.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 30, initialDelaySeconds: 5, timeoutSeconds: 5, failureThreshold: 3 });
+    expect(aggregatorPod?.containers[0]?.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 6 });
+
+    const ingress = await admin.makeApiClient(NetworkingV1Api).readNamespacedIngress({ namespace: NS, name: 'virtgate-aggregator' });
+    expect(ingress.spec?.ingressClassName).toBe('nginx');
+    expect(ingress.spec?.tls).toEqual([{ hosts: ['virtgate.example.com'], secretName: 'virtgate-tls' }]);
+    expect(ingress.spec?.rules).toEqual([
+      { host: 'virtgate.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'virtgate-aggregator', port: { name: 'http' } } } }] } },
+    ]);
 
     const budget = await admin.makeApiClient(PolicyV1Api).readNamespacedPodDisruptionBudget({ namespace: NS, name: 'virtgate-aggregator' });
     expect(budget.spec?.minAvailable).toBe(1);

@@ -158,7 +158,7 @@ describe('helm template with the defaults', () => {
       capabilities: { drop: ['ALL'] },
       seccompProfile: { type: 'RuntimeDefault' },
     });
-    // Sized from the 1,000- and 5,000-node benchmark (README, Benchmarks).
+    // Sized from the 1,000- and 5,000-node benchmark (docs/development.md, Benchmarks).
     expect(container?.resources).toEqual({ requests: { cpu: '20m', memory: '192Mi' }, limits: { memory: '384Mi' } });
     expect(container?.env).toContainEqual({ name: 'NODE_OPTIONS', value: '--max-semi-space-size=8' });
     expect(container?.args).toEqual([
@@ -276,7 +276,7 @@ describe('helm template with the defaults', () => {
 
   it('leaves every optional object out', async () => {
     const kinds = new Set((await render()).map((o) => o.kind));
-    for (const kind of ['Namespace', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ConfigMap', 'NetworkPolicy']) expect(kinds.has(kind), kind).toBe(false);
+    for (const kind of ['Namespace', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule', 'ConfigMap', 'NetworkPolicy', 'Ingress', 'HTTPRoute']) expect(kinds.has(kind), kind).toBe(false);
   });
 
   it('runs the agent at system-node-critical priority, keeps 10 revisions of each workload, rolls both, and adds a PodDisruptionBudget that never blocks a drain', async () => {
@@ -377,6 +377,8 @@ describe('helm template with every option on', () => {
     expect(byKind('PodMonitor')).toEqual(['vg-agent']);
     expect(byKind('PrometheusRule')).toEqual(['vg']);
     expect(byKind('ConfigMap').sort()).toEqual(['vg-dashboard', 'vg-versions']);
+    expect(byKind('Ingress')).toEqual(['vg-aggregator']);
+    expect(byKind('HTTPRoute')).toEqual(['vg-aggregator']);
 
     const namespace = findManifest<V1Namespace>(objects, 'Namespace');
     expect(namespace.metadata?.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'privileged', team: 'platform' });
@@ -419,7 +421,8 @@ describe('helm template with every option on', () => {
     ]);
     expect(agent?.serviceAccountName).toBe('custom-agent');
     expect(agent?.priorityClassName).toBe('virtgate-agents');
-    expect(agent?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    expect(agent?.imagePullSecrets).toEqual([{ name: 'mirror-cred' }, { name: 'regcred' }]);
+    expect(agent?.containers[0]?.livenessProbe).toEqual({ httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 60, timeoutSeconds: 5, failureThreshold: 5 });
     const agentSet = findManifest<V1DaemonSet>(objects, 'DaemonSet', 'vg-agent').spec;
     expect(agentSet?.updateStrategy).toEqual({ type: 'OnDelete' });
     expect(agentSet?.revisionHistoryLimit).toBe(3);
@@ -438,6 +441,11 @@ describe('helm template with every option on', () => {
     expect(aggregatorDeployment?.strategy).toEqual({ type: 'Recreate' });
     expect(aggregatorDeployment?.revisionHistoryLimit).toBe(2);
     const aggregatorPod = aggregatorDeployment?.template.spec;
+    expect(aggregatorPod?.containers[0]?.image).toBe('registry.example.com/virtgate-aggregator:0.1.0-rc1');
+    expect(aggregatorPod?.topologySpreadConstraints).toEqual([
+      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: aggregatorDeployment?.selector.matchLabels } },
+    ]);
+    expect(aggregatorPod?.containers[0]?.readinessProbe).toEqual({ httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 10, timeoutSeconds: 5, initialDelaySeconds: 5 });
     expect(aggregatorPod?.securityContext).toEqual({ runAsNonRoot: true, runAsUser: 2000, runAsGroup: 2000, fsGroup: 2000, seccompProfile: { type: 'RuntimeDefault' } });
     expect(aggregatorPod?.containers[0]?.env).toEqual([
       { name: 'NODE_OPTIONS', value: '--max-semi-space-size=8' },
@@ -508,7 +516,7 @@ describe('helm template with every option on', () => {
     expect(testPod?.containers[0]?.resources).toEqual({ requests: { cpu: '5m', memory: '32Mi' }, limits: { memory: '96Mi' } });
     expect(testPod?.containers[0]?.args).toContain('--versions=/etc/virtgate/versions.yaml');
     expect(testPod?.volumes).toEqual([{ name: 'versions', configMap: { name: 'vg-versions' } }]);
-    expect(testPod?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    expect(testPod?.imagePullSecrets).toEqual([{ name: 'mirror-cred' }, { name: 'regcred' }]);
 
     const aggregator = findManifest<V1Deployment>(objects, 'Deployment', 'vg-aggregator').spec?.template;
     expect(aggregator?.spec?.containers[0]?.args).toContain('--versions=/etc/virtgate/versions.yaml');

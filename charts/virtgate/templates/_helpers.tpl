@@ -62,13 +62,51 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "system:serviceaccount:%s:%s" (include "virtgate.namespace" .) (include "virtgate.agent.serviceAccountName" .) }}
 {{- end }}
 
-{{/* image reference: repository@digest, or repository:tag (tag defaults to appVersion). Call with (dict "ctx" $ "image" .Values.agent.image). */}}
+{{/*
+Image reference: [registry/]repository@digest, or [registry/]repository:tag (tag defaults to appVersion).
+The registry is global.imageRegistry, else image.registry (Bitnami's and kube-prometheus-stack's
+precedence: the global one is a mirror for every image). A repository whose first part is a
+registry host (has a dot or a port, or is localhost: Docker's rule) already names its registry and
+is used whole, as values written before image.registry existed expect.
+Call with (dict "ctx" $ "image" .Values.agent.image).
+*/}}
 {{- define "virtgate.image" -}}
+{{- $registry := default .image.registry (.ctx.Values.global).imageRegistry }}
+{{- $first := first (splitList "/" .image.repository) }}
+{{- $named := and (contains "/" .image.repository) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) }}
+{{- $repository := ternary .image.repository (printf "%s/%s" (trimSuffix "/" $registry) .image.repository) (or $named (not $registry)) }}
 {{- if .image.digest }}
-{{- printf "%s@%s" .image.repository .image.digest }}
+{{- printf "%s@%s" $repository .image.digest }}
 {{- else }}
-{{- printf "%s:%s" .image.repository (default .ctx.Chart.AppVersion .image.tag) }}
+{{- printf "%s:%s" $repository (default .ctx.Chart.AppVersion .image.tag) }}
 {{- end }}
+{{- end }}
+
+{{/* imagePullSecrets of every pod: global.imagePullSecrets, then imagePullSecrets; each an object {name: ...} or a plain name. Empty renders nothing. */}}
+{{- define "virtgate.imagePullSecrets" -}}
+{{- $secrets := concat ((.Values.global).imagePullSecrets | default list) (.Values.imagePullSecrets | default list) }}
+{{- if $secrets }}
+imagePullSecrets:
+{{- range $secrets }}
+  - name: {{ if kindIs "string" . }}{{ . | quote }}{{ else }}{{ .name | quote }}{{ end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Seconds in a duration as the programs read it (values.schema.json's pattern): a number, then ms,
+s, m, h or d; a bare number is seconds. Helm has no duration parser. Whole seconds print as an
+integer, so a PromQL threshold reads 1800, not 1.8e+03.
+*/}}
+{{- define "virtgate.durationSeconds" -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" . }}
+{{- $unit := trimPrefix $number . }}
+{{- $factors := dict "ms" 0.001 "s" 1 "" 1 "m" 60 "h" 3600 "d" 86400 }}
+{{- if or (not $number) (not (hasKey $factors $unit)) }}
+{{- fail (printf "%q is not a duration such as 30s, 5m, 1h or 2d" .) }}
+{{- end }}
+{{- $seconds := mulf (float64 $number) (get $factors $unit) }}
+{{- if eq $seconds (floor $seconds) }}{{ int64 $seconds }}{{ else }}{{ $seconds }}{{ end }}
 {{- end }}
 
 {{/* The hardened container securityContext of the prune Job and the test Pod (Pod Security `restricted`). */}}
