@@ -1,0 +1,212 @@
+/**
+ * The release a user installs (docs/release.md): `npm run release` run once, then its files
+ * pushed to and read back from a real OCI registry on loopback (Debian's docker-registry), and
+ * the CLI tarball installed offline into a temp prefix. The truths are the version we asked for,
+ * what the registry and helm answer, and what dpkg-query and the files in the image say: nothing
+ * the release computed.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { findManifest, helm, helmOk, parseManifests } from '../lab/chart/helm.ts';
+import { locateBinaries } from '../lab/controlplane/binaries.ts';
+import { tempDir } from '../lab/hosts/paths.ts';
+import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
+import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
+
+/** Not the package's own version, so nothing can pass by reading package.json unchanged. */
+const VERSION = '0.9.1-rc.2';
+const ROLES = ['agent', 'aggregator'] as const;
+
+let out: Awaited<ReturnType<typeof tempDir>>;
+let registry: LocalRegistry;
+let binDir: string;
+let buildah: Buildah;
+let listed: string[];
+let releaseSeconds: number;
+
+beforeAll(async () => {
+  binDir = await locateBinaries();
+  out = await tempDir('release');
+  const started = Date.now();
+  const release = await execa(process.execPath, ['scripts/release.ts', '--version', VERSION, '--out', out.dir, '--helm', path.join(binDir, 'helm')], {
+    cwd: PACKAGE_ROOT,
+    reject: false,
+    stderr: 'inherit',
+    timeout: 40 * 60_000,
+  });
+  releaseSeconds = (Date.now() - started) / 1000;
+  if (release.exitCode !== 0) throw new Error(`npm run release exited ${release.exitCode}; its output is above`);
+  listed = release.stdout.trim().split('\n');
+  registry = await startRegistry();
+  buildah = await labBuildah();
+}, 45 * 60_000);
+
+afterAll(async () => {
+  await registry?.stop();
+  await out?.remove();
+  if (releaseSeconds !== undefined) process.stderr.write(`[release] npm run release took ${releaseSeconds.toFixed(0)} s\n`);
+});
+
+describe('npm run release', () => {
+  it('writes the CLI, the chart, both images with their SBOMs, and checksums every file', async () => {
+    expect(listed).toEqual([
+      `virtgate-${VERSION}.tgz`,
+      `chart/virtgate-${VERSION}.tgz`,
+      `virtgate-agent-${VERSION}.oci.tar`,
+      `virtgate-agent-${VERSION}.spdx.json`,
+      `virtgate-aggregator-${VERSION}.oci.tar`,
+      `virtgate-aggregator-${VERSION}.spdx.json`,
+      'SHA256SUMS',
+    ]);
+    const check = await execa('sha256sum', ['--check', '--strict', 'SHA256SUMS'], { cwd: out.dir, reject: false });
+    expect(check.stderr).toBe('');
+    expect(check.exitCode).toBe(0);
+    expect(check.stdout.trim().split('\n')).toHaveLength(listed.length - 1);
+  });
+
+  it('refuses a version that is not X.Y.Z and a missing --out, in one line, exit 2', async () => {
+    for (const args of [['--version', 'v1.2.3', '--out', out.dir], ['--version', '1.2', '--out', out.dir], ['--version', '1.2.3']]) {
+      const run = await execa(process.execPath, ['scripts/release.ts', ...args], { cwd: PACKAGE_ROOT, reject: false });
+      expect(run.exitCode, args.join(' ')).toBe(2);
+      expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(run.stderr, args.join(' ')).toMatch(/^release: .*(--version|--out)/);
+    }
+  });
+});
+
+describe('the chart, from the OCI registry', () => {
+  const chartUrl = () => `oci://${registry.host}/charts/virtgate`;
+
+  it('pushes with helm push and is listed by the registry', async () => {
+    await helmOk(binDir, ['push', path.join(out.dir, 'chart', `virtgate-${VERSION}.tgz`), `oci://${registry.host}/charts`, '--plain-http']);
+    expect(await registry.getJson('/v2/_catalog')).toMatchObject({ repositories: expect.arrayContaining(['charts/virtgate']) });
+    expect(await registry.getJson('/v2/charts/virtgate/tags/list')).toEqual({ name: 'charts/virtgate', tags: [VERSION] });
+  });
+
+  it('shows the release version as version and appVersion (helm show chart)', async () => {
+    const chart = parseYaml(await helmOk(binDir, ['show', 'chart', chartUrl(), '--version', VERSION, '--plain-http'])) as Record<string, unknown>;
+    expect(chart).toMatchObject({ name: 'virtgate', version: VERSION, appVersion: VERSION, apiVersion: 'v2' });
+  });
+
+  it('renders from oci:// with only the registry changed, the images tagged with the release version (helm template)', async () => {
+    const rendered = parseManifests(
+      await helmOk(binDir, [
+        'template', 'virtgate', chartUrl(), '--version', VERSION, '--plain-http', '--namespace', 'virtgate',
+        '--set', `agent.image.repository=${registry.host}/virtgate/virtgate-agent`,
+        '--set', `aggregator.image.repository=${registry.host}/virtgate/virtgate-aggregator`,
+      ]),
+    );
+    const agent = findManifest<V1DaemonSet>(rendered, 'DaemonSet');
+    const aggregator = findManifest<V1Deployment>(rendered, 'Deployment');
+    expect(agent.spec?.template.spec?.containers[0]?.image).toBe(`${registry.host}/virtgate/virtgate-agent:${VERSION}`);
+    expect(aggregator.spec?.template.spec?.containers[0]?.image).toBe(`${registry.host}/virtgate/virtgate-aggregator:${VERSION}`);
+  });
+
+  it('is refused for a version the registry does not have', async () => {
+    const missing = await helm(binDir, ['show', 'chart', chartUrl(), '--version', '9.9.9', '--plain-http']);
+    expect(missing.code).not.toBe(0);
+  });
+});
+
+describe.each(ROLES)('the %s image', (role) => {
+  const image = `virtgate-${role}`;
+  const local = `localhost/release-test/${image}:${VERSION}`;
+  let pulled: string | undefined;
+
+  it('pushes from its OCI archive to the registry, which lists it with the release labels', async () => {
+    pulled = await buildah('pull', '--quiet', `oci-archive:${path.join(out.dir, `${image}-${VERSION}.oci.tar`)}`);
+    await buildah('tag', pulled, local);
+    await buildah('push', '--quiet', '--tls-verify=false', local, `docker://${registry.host}/virtgate/${image}:${VERSION}`);
+    expect(await registry.getJson(`/v2/virtgate/${image}/tags/list`)).toEqual({ name: `virtgate/${image}`, tags: [VERSION] });
+    const manifest = (await registry.getJson(
+      `/v2/virtgate/${image}/manifests/${VERSION}`,
+      'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+    )) as { config: { digest: string }; layers: unknown[] };
+    const config = (await registry.getJson(`/v2/virtgate/${image}/blobs/${manifest.config.digest}`)) as { config: { Labels: Record<string, string> } };
+    expect(config.config.Labels).toMatchObject({
+      'org.opencontainers.image.title': image,
+      'org.opencontainers.image.version': VERSION,
+      'org.opencontainers.image.source': 'https://github.com/virtgate/virtgate',
+      'org.opencontainers.image.licenses': 'Apache-2.0',
+      'io.virtgate.sbom': '/usr/share/doc/virtgate/sbom.spdx.json',
+    });
+    expect(config.config.Labels['org.opencontainers.image.revision']).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('says the release version and carries an SBOM listing every Debian and npm package in it', async () => {
+    const container = await buildah('from', '--pull=never', '--quiet', local);
+    try {
+      const root = await buildah('mount', container);
+      // The CLI in the image, run by this machine's Node 24: the version it reports.
+      const version = await execa(process.execPath, [path.join(root, 'app/dist/cli/main.js'), '--version']);
+      expect(version.stdout.trim()).toBe(VERSION);
+
+      const sbomText = await readFile(path.join(out.dir, `${image}-${VERSION}.spdx.json`), 'utf8');
+      expect(await readFile(path.join(root, 'usr/share/doc/virtgate/sbom.spdx.json'), 'utf8')).toBe(sbomText);
+      const sbom = JSON.parse(sbomText) as { spdxVersion: string; packages: Array<{ name: string; versionInfo: string; externalRefs?: Array<{ referenceLocator: string }> }> };
+      expect(sbom.spdxVersion).toBe('SPDX-2.3');
+      const listedAs = (kind: string) =>
+        new Set(sbom.packages.filter((p) => p.externalRefs?.[0]?.referenceLocator.startsWith(`pkg:${kind}/`)).map((p) => `${p.name}@${p.versionInfo}`));
+
+      // Debian: what dpkg-query says is installed in the image's root.
+      const dpkg = await execa('dpkg-query', [`--admindir=${path.join(root, 'var/lib/dpkg')}`, '-W', '-f', '${db:Status-Abbrev}|${Package}|${Version}\n']);
+      const installed = new Set(dpkg.stdout.split('\n').filter((line) => line.startsWith('ii')).map((line) => { const [, name, v] = line.split('|'); return `${name}@${v}`; }));
+      expect(installed.size).toBeGreaterThan(50);
+      expect(listedAs('deb')).toEqual(installed);
+      if (role === 'agent') expect([...installed].some((p) => p.startsWith('libvirt-clients@'))).toBe(true);
+
+      // npm: every package.json under /app/node_modules, read from the files themselves.
+      const onDisk = await packagesUnder(path.join(root, 'app/node_modules'));
+      expect(onDisk.size).toBeGreaterThan(50);
+      expect(listedAs('npm')).toEqual(onDisk);
+      expect([...onDisk].some((p) => p.startsWith('@kubernetes/client-node@'))).toBe(true);
+    } finally {
+      await buildah('rm', container);
+    }
+  });
+
+  afterAll(async () => {
+    if (pulled) await buildah('rmi', '--force', pulled).catch(() => undefined);
+  });
+});
+
+describe('the CLI tarball', () => {
+  it('installs offline with npm install -g and runs as virtgate', async () => {
+    const prefix = path.join(out.dir, 'prefix');
+    // An empty npm cache and --offline: any dependency not inside the tarball fails the install.
+    const install = await execa('npm', ['install', '-g', '--offline', '--prefix', prefix, '--cache', path.join(out.dir, 'npm-cache'), '--no-audit', '--no-fund', '--no-update-notifier', path.join(out.dir, `virtgate-${VERSION}.tgz`)], { reject: false });
+    expect(install.stderr).not.toMatch(/ERR!/);
+    expect(install.exitCode).toBe(0);
+    // Only Node 24 on PATH besides the system's tools: the checkout's node_modules is nowhere near.
+    const env = { PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}:/usr/bin:/bin` };
+    const version = await execa('virtgate', ['--version'], { env, extendEnv: false, cwd: out.dir });
+    expect(version.stdout.trim()).toBe(VERSION);
+    const help = await execa('virtgate', ['check', '--help'], { env, extendEnv: false, cwd: out.dir });
+    expect(help.stdout).toContain('--host-root');
+    const installedAt = await execa('readlink', ['-f', path.join(prefix, 'bin', 'virtgate')]);
+    expect(installedAt.stdout.startsWith(prefix)).toBe(true);
+  });
+});
+
+/** name@version of every package installed under a node_modules tree, nested ones included. */
+async function packagesUnder(nodeModules: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const visit = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const names = entry.name.startsWith('@') ? (await readdir(path.join(dir, entry.name))).map((n) => `${entry.name}/${n}`) : [entry.name];
+      for (const name of names) {
+        const manifest = JSON.parse(await readFile(path.join(dir, name, 'package.json'), 'utf8')) as { version?: string };
+        if (manifest.version) found.add(`${name}@${manifest.version}`);
+        await visit(path.join(dir, name, 'node_modules'));
+      }
+    }
+  };
+  await visit(nodeModules);
+  return found;
+}
