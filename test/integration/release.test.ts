@@ -97,8 +97,7 @@ describe('the chart, from the OCI registry', () => {
     const rendered = parseManifests(
       await helmOk(binDir, [
         'template', 'virtgate', chartUrl(), '--version', VERSION, '--plain-http', '--namespace', 'virtgate',
-        '--set', `agent.image.repository=${registry.host}/virtgate/virtgate-agent`,
-        '--set', `aggregator.image.repository=${registry.host}/virtgate/virtgate-aggregator`,
+        '--set', `global.imageRegistry=${registry.host}`,
       ]),
     );
     const agent = findManifest<V1DaemonSet>(rendered, 'DaemonSet');
