@@ -4,7 +4,7 @@ import { listAll, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
-import { requestOptions, type RequestOptions, withRequestHook } from '../core/kube/request-options.ts';
+import { requestOptions, type RequestOptions, withCancel, withRequestHook } from '../core/kube/request-options.ts';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -45,6 +45,8 @@ export class NodeApi {
   private readonly observe: WriteObserver;
   private readonly pool: Promise<Dispatcher | undefined>;
   private selectorMatch: { selector: string; labels: string; matches: boolean } | undefined;
+  /** Aborted when the agent stops and its grace is over: no request runs on after that. */
+  private readonly stopped = new AbortController();
   /** resourceVersions of the Node this agent last read or wrote (a few), in arrival order. */
   private readonly ownVersions: string[] = [];
 
@@ -59,7 +61,12 @@ export class NodeApi {
   }
 
   private async options(contentType?: PatchStrategy) {
-    return requestOptions(this.timeoutMs, contentType, await this.pool);
+    return withCancel(requestOptions(this.timeoutMs, contentType, await this.pool), this.stopped.signal);
+  }
+
+  /** Aborts every request in flight, and fails every later one at once. */
+  cancelAll(reason: string): void {
+    this.stopped.abort(new Error(reason));
   }
 
   /**

@@ -53,3 +53,13 @@ export function withRequestHook(options: RequestOptions, hook: RequestHook): Req
   };
   return { ...options, middleware: [...(options.middleware ?? []), middleware] };
 }
+
+/** `options` whose requests `signal` also aborts (beside their own timeout): a program that stops cancels what is in flight. */
+export function withCancel(options: RequestOptions, signal: AbortSignal): RequestOptions {
+  return withRequestHook(options, {
+    pre: (context) => {
+      const timeout = context.getSignal();
+      context.setSignal(timeout ? AbortSignal.any([timeout, signal]) : signal);
+    },
+  });
+}
