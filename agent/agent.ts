@@ -78,14 +78,21 @@ export class Agent {
     return { port: Number(new URL(address).port) };
   }
 
-  /** SIGTERM: let the write in flight finish, then stop. Never removes anything from the node. */
+  /**
+   * SIGTERM: let the publish in flight finish within the grace, then cancel what is still in
+   * flight, so that nothing is written after the agent says it stopped. Never removes anything
+   * from the node.
+   */
   async stop(graceMs = this.config.shutdownGraceSeconds * 1000): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     void this.watch.stop();
-    if (this.publishing) {
-      await Promise.race([this.publishing, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-    }
+    const inFlight = this.publishing;
+    const finished = !inFlight || (await Promise.race([inFlight.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref())]));
+    if (!finished) this.log.warn({ decision: 'shutdown', graceMs }, 'the publish in flight did not finish within the shutdown grace; cancelling it');
+    this.api.cancelAll('the agent is stopping');
+    // A cancelled publish fails at once and schedules nothing: the agent is stopping.
+    await inFlight;
     await this.http.close();
     this.log.info('virtgate agent stopped');
   }
@@ -190,6 +197,10 @@ export class Agent {
     } catch (error) {
       const failure = apiFailure(error);
       this.metrics.recordPublishFailure();
+      if (this.stopping) {
+        this.log.warn({ decision: 'publish-failed', reason, status: failure.status, err: failure.message }, 'publish failed while stopping; not retrying');
+        return;
+      }
       this.failingSince ??= now;
       const delay = this.backoff.fail(failure.retryAfterSeconds);
       this.retryNotBefore = failure.retryAfterSeconds !== undefined ? this.now().getTime() + delay : 0;

@@ -42,11 +42,7 @@ export class AgentMetrics {
       registers,
     });
     this.lastProbe = new Gauge({ name: 'virtgate_last_probe_timestamp_seconds', help: 'When the last probe cycle finished.', registers });
-    this.lastPublishSuccess = new Gauge({
-      name: 'virtgate_last_publish_success_timestamp_seconds',
-      help: 'When the verdict was last published successfully.',
-      registers,
-    });
+    this.lastPublishSuccess = new Gauge({ name: 'virtgate_last_publish_success_timestamp_seconds', help: 'When the verdict was last published successfully.', registers });
     this.apiWrites = new Counter({
       name: 'virtgate_agent_api_writes_total',
       help: 'Write requests to the Kubernetes API, by resource (nodes, nodes/status, nodevalidations, events, ...) and HTTP status code ("<error>" without an answer).',
@@ -54,11 +50,7 @@ export class AgentMetrics {
       registers,
     });
     this.publishFailures = new Counter({ name: 'virtgate_publish_failures_total', help: 'Publish attempts that failed.', registers });
-    this.taintRefused = new Gauge({
-      name: 'virtgate_taint_refused',
-      help: '1 while the share guard refuses to taint this failing node.',
-      registers,
-    });
+    this.taintRefused = new Gauge({ name: 'virtgate_taint_refused', help: '1 while the share guard refuses to taint this failing node.', registers });
     registerBuildInfo(this.registry);
     collectDefaultMetrics({ register: this.registry });
   }

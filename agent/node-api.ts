@@ -1,21 +1,10 @@
-import {
-  type ConfigurationOptions,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  Observable,
-  type ObservableMiddleware,
-  PatchStrategy,
-  type V1Node,
-  type V1NodeCondition,
-  type V1Taint,
-} from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Node, type V1NodeCondition, type V1Taint } from '@kubernetes/client-node';
 import { apiFailure, isNotFound } from '../core/kube/api-error.ts';
 import { listAll, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
-import { requestOptions } from '../core/kube/request-options.ts';
+import { requestOptions, type RequestOptions, withCancel, withRequestHook } from '../core/kube/request-options.ts';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -44,8 +33,6 @@ export function resourceOfPath(pathname: string): string {
   return subresource ? `${resource}/${subresource}` : resource;
 }
 
-type Options = ConfigurationOptions<ObservableMiddleware>;
-
 /**
  * Every API call the agent makes, each with a timeout, each write counted. Request bodies are
  * built by the pure functions in `desired/`; this file only sends them.
@@ -58,6 +45,8 @@ export class NodeApi {
   private readonly observe: WriteObserver;
   private readonly pool: Promise<Dispatcher | undefined>;
   private selectorMatch: { selector: string; labels: string; matches: boolean } | undefined;
+  /** Aborted when the agent stops and its grace is over: no request runs on after that. */
+  private readonly stopped = new AbortController();
   /** resourceVersions of the Node this agent last read or wrote (a few), in arrival order. */
   private readonly ownVersions: string[] = [];
 
@@ -72,7 +61,12 @@ export class NodeApi {
   }
 
   private async options(contentType?: PatchStrategy) {
-    return requestOptions(this.timeoutMs, contentType, await this.pool);
+    return withCancel(requestOptions(this.timeoutMs, contentType, await this.pool), this.stopped.signal);
+  }
+
+  /** Aborts every request in flight, and fails every later one at once. */
+  cancelAll(reason: string): void {
+    this.stopped.abort(new Error(reason));
   }
 
   /**
@@ -80,20 +74,16 @@ export class NodeApi {
    * from the request the client really sends, the code from the answer it really gets (a 403 from
    * RBAC or the admission policy stays a 403). `call` must send one request, with `options`.
    */
-  private async write<T>(call: (options: Options) => Promise<T>, contentType?: PatchStrategy): Promise<T> {
+  private async write<T>(call: (options: RequestOptions) => Promise<T>, contentType?: PatchStrategy): Promise<T> {
     const seen: { resource: string; code?: number } = { resource: 'unknown' };
-    const base = await this.options(contentType);
-    const capture: ObservableMiddleware = {
+    const options = withRequestHook(await this.options(contentType), {
       pre: (context) => {
         seen.resource = resourceOfPath(new URL(context.getUrl()).pathname);
-        return new Observable(Promise.resolve(context));
       },
       post: (response) => {
         seen.code = response.httpStatusCode;
-        return new Observable(Promise.resolve(response));
       },
-    };
-    const options: Options = { ...base, middleware: [...(base.middleware ?? []), capture] };
+    });
     try {
       const result = await call(options);
       this.observe(seen.resource, String(seen.code ?? 200));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATE_CHECK_IDS, GATE_STATUSES } from './gate/types.ts';
+import { GATE_CHECK_IDS, GATE_STATUSES } from './documents/gate.ts';
 import { createAggregatorMetrics } from './metrics.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/lab/aggregator/cluster-fixtures.ts';

@@ -1,8 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { registerBuildInfo } from '../core/metrics/build-info.ts';
-import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './gate/types.ts';
-import { NODE_STATES } from './readiness/types.ts';
-import type { ReportSource } from './service/types.ts';
+import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './documents/gate.ts';
+import { NODE_STATES } from './documents/readiness.ts';
+import type { ReportSource } from './service/report-source.ts';
 
 /**
  * The aggregator's Prometheus series (docs/metrics.md; the chart's alerts and dashboard use

@@ -49,19 +49,3 @@ export function desiredLabels(
   else keep(keys.labels.kernel);
   return labels;
 }
-
-/** The merge-patch body for `metadata.labels`: changed keys, and `null` for owned keys no longer wanted. */
-export function labelPatch(
-  desired: Readonly<Record<string, string>>,
-  current: Readonly<Record<string, string>>,
-  owned: readonly string[],
-): Record<string, string | null> {
-  const patch: Record<string, string | null> = {};
-  for (const [key, value] of Object.entries(desired)) {
-    if (current[key] !== value) patch[key] = value;
-  }
-  for (const key of owned) {
-    if (!(key in desired) && key in current) patch[key] = null;
-  }
-  return patch;
-}

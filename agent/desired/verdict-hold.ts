@@ -1,4 +1,7 @@
+import type { V1Node } from '@kubernetes/client-node';
 import type { Tier, Verdict } from '../../core/checks/verdict.ts';
+import type { NodeKeys } from '../../core/kube/names.ts';
+import { parseOwnership } from '../../core/kube/ownership.ts';
 
 export interface PublishedVerdict {
   tier: Tier;
@@ -10,6 +13,17 @@ export interface EffectiveVerdict extends PublishedVerdict {
   held: boolean;
   /** No verdict can be published yet: the first probe was inconclusive. */
   undecided: boolean;
+}
+
+/** The verdict the node's labels carry, if virtgate put them there (the ownership annotation says so). */
+export function publishedVerdict(node: V1Node, keys: NodeKeys): PublishedVerdict | undefined {
+  const labels = node.metadata?.labels ?? {};
+  const ready = labels[keys.labels.ready];
+  const tier = labels[keys.labels.tier];
+  const owned = parseOwnership(node.metadata?.annotations?.[keys.ownershipAnnotation]).labels.includes(keys.labels.ready);
+  if (!owned || (ready !== 'true' && ready !== 'false')) return undefined;
+  if (tier !== 'hardware' && tier !== 'emulation' && tier !== 'none') return undefined;
+  return { ready: ready === 'true', tier };
 }
 
 /**

@@ -15,14 +15,24 @@ import {
   settings,
   TAINTING,
 } from '../../test/lab/agent/publish.ts';
+import { OUTSIDE_POOL } from '../desired/share-guard.ts';
 import type { TaintConfig } from '../config.ts';
 import type { HeartbeatDue } from '../heartbeat.ts';
-import { OUTSIDE_POOL, plan, type PublishRead, replanAfterTainting, taintWanted } from './plan.ts';
+import { decide } from './decision.ts';
+import { type Plan, plan as planDecided, type PlanSettings } from './plan.ts';
+import type { ProbeOutcome } from './probe-outcome.ts';
+import type { PublishRead } from './read.ts';
 
 const T0 = new Date('2026-12-05T10:00:00Z');
 const T1 = new Date('2026-12-05T10:05:00Z');
 const NO_HEARTBEAT: HeartbeatDue = { condition: false, report: false };
 const TAINT = keys.notReadyTaint;
+
+/** Decides and plans from one read, as a publish attempt does (attempt.ts). */
+function plan(read: PublishRead, probe: ProbeOutcome, config: PlanSettings, heartbeat: HeartbeatDue, now: Date): Plan {
+  return planDecided(decide(probe, read.node, config), read, config, heartbeat, now);
+}
+const taintWanted = (node: V1Node, probe: ProbeOutcome, config: PlanSettings) => decide(probe, node, config).wantsTaint;
 
 interface Cluster {
   node: V1Node;
@@ -113,11 +123,13 @@ describe('plan', () => {
   it('after tainting, the re-check gives the taint back when nodes that failed at the same moment exceed the share', () => {
     const state = readyCluster();
     const read: PublishRead = { ...state, pool: pool(['node-a'], ['node-b'], ['node-c'], ['node-d']) };
-    const first = plan(read, outcome(NOT_READY), settings(), NO_HEARTBEAT, T1);
+    const decision = decide(outcome(NOT_READY), read.node, settings());
+    const first = planDecided(decision, read, settings(), NO_HEARTBEAT, T1);
     const written = applyPatch(state.node, first.patch ?? {});
     // node-b and node-c tainted a moment earlier: node-a ranks third of a limit of two.
     const seen = pool(['node-a', T1.toISOString()], ['node-b', '2026-12-05T10:04:59Z'], ['node-c', '2026-12-05T10:04:59Z'], ['node-d']);
-    const again = replanAfterTainting(first, read, written, seen, outcome(NOT_READY), settings(), NO_HEARTBEAT);
+    // The second round of an attempt: the same decision, the Node as written and the pool read again.
+    const again = planDecided(decision, { ...read, node: written, pool: seen }, settings(), NO_HEARTBEAT, T1);
     expect(again.patch?.taints).toEqual([]);
     expect(again.patch?.resourceVersion).toBe(written.metadata?.resourceVersion);
     expect(again.taint).toMatchObject({ applied: false, refused: '3 of 4 pool nodes would carry the taint; the limit is 2 (50%)' });

@@ -6,7 +6,7 @@ import { applyCondition, applyPatch, applyReportStatus, bareNode, keys, NOT_READ
 import type { HeartbeatDue } from '../heartbeat.ts';
 import { AgentMetrics } from '../metrics.ts';
 import type { NodeApi } from '../node-api.ts';
-import type { NodePatch } from './plan.ts';
+import type { NodePatch } from './plan/node-object.ts';
 import { Publisher } from './publisher.ts';
 
 /**

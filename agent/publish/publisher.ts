@@ -2,20 +2,21 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { TaintReport } from '../../core/report/schema.ts';
 import { retryOnConflict } from '../../core/kube/retry.ts';
-import { type DesiredNode, diff, differs } from '../desired/node-state.ts';
+import { diff, differs } from '../desired/node-diff.ts';
+import type { DesiredNode } from '../desired/node-state.ts';
 import type { EffectiveVerdict } from '../desired/verdict-hold.ts';
 import type { HeartbeatDue } from '../heartbeat.ts';
 import type { AgentMetrics } from '../metrics.ts';
 import type { NodeApi } from '../node-api.ts';
+import { decideAndWriteNode } from './attempt.ts';
 import type { Exporter } from './exporter.ts';
 import { conditionExporter } from './exporters/condition.ts';
 import { eventsExporter } from './exporters/events.ts';
 import { metricsExporter } from './exporters/metrics.ts';
 import { nodeObjectExporter } from './exporters/node-object.ts';
 import { reportExporter } from './exporters/report.ts';
-import { type Plan, plan, type PlanSettings, replanAfterTainting } from './plan.ts';
+import type { PlanSettings } from './plan.ts';
 import type { ProbeOutcome } from './probe-outcome.ts';
-import { readForPublish, readPool } from './read.ts';
 
 /** What the last successful publish left on the cluster; the node watch compares against it to spot drift. */
 export interface Applied {
@@ -31,9 +32,9 @@ export interface Applied {
 export type PublisherSettings = PlanSettings;
 
 /**
- * One publish: read → plan → exporters. The Node object goes first, since its patch carries the
- * resourceVersion; a 409 there re-enters at the read, here and nowhere else. The other exporters
- * then write their part of the plan, each only what changed.
+ * One publish: read → decide → plan → exporters. The Node object goes first, since its patch
+ * carries the resourceVersion; a 409 there re-enters at the read (attempt.ts), here and nowhere
+ * else. The other exporters then write their part of the plan, each only what changed.
  */
 export class Publisher {
   private readonly api: NodeApi;
@@ -52,38 +53,23 @@ export class Publisher {
 
   async publish(outcome: ProbeOutcome, heartbeat: HeartbeatDue, now: Date): Promise<Applied> {
     const decided = await retryOnConflict(
-      () => this.decideAndWriteNode(outcome, heartbeat, now),
+      () => decideAndWriteNode(this.api, this.nodeObject, this.settings, outcome, heartbeat, now),
       (attempt) => this.log.debug({ attempt }, 'node update conflicted; reading again'),
     );
     if (decided.effective.held) this.log.warn({ decision: 'hold', tier: decided.effective.tier, ready: decided.effective.ready }, 'probe inconclusive; keeping the published verdict');
     for (const exporter of this.exporters) await exporter.apply(decided);
-    return appliedOf(decided);
-  }
-
-  /** One attempt: read, plan, write the Node object (and the taint protocol's second step). */
-  private async decideAndWriteNode(outcome: ProbeOutcome, heartbeat: HeartbeatDue, now: Date): Promise<Plan> {
-    const read = await readForPublish(this.api, this.settings, outcome);
-    const first = plan(read, outcome, this.settings, heartbeat, now);
-    const written = await this.nodeObject.apply(first);
-    if (!written || !first.addsTaint) return first;
-    const again = replanAfterTainting(first, read, written, await readPool(this.api, this.settings), outcome, this.settings, heartbeat);
-    await this.nodeObject.apply(again);
-    return again;
+    // What the agent keeps of a publish.
+    return {
+      effective: decided.effective,
+      desired: decided.desired,
+      taint: decided.taint,
+      conditionHeartbeat: decided.condition.heartbeatAt,
+      reportHeartbeat: decided.report.heartbeatAt,
+    };
   }
 
   /** Whether someone changed what virtgate owns on `node` since `applied` was published. */
   drifted(applied: Applied, node: V1Node): boolean {
     return differs(diff(applied.desired, node, this.settings.keys));
   }
-}
-
-/** What the agent keeps of a publish. */
-function appliedOf(decided: Plan): Applied {
-  return {
-    effective: decided.effective,
-    desired: decided.desired,
-    taint: decided.taint,
-    conditionHeartbeat: decided.condition.heartbeatAt,
-    reportHeartbeat: decided.report.heartbeatAt,
-  };
 }

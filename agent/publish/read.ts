@@ -1,10 +1,32 @@
-import type { PoolNode } from '../desired/taint.ts';
+import type { V1Node } from '@kubernetes/client-node';
+import type { NodeValidation } from '../../core/report/schema.ts';
+import type { NodeSettings } from '../desired/node-state.ts';
+import { carriesTaint, OUTSIDE_POOL, type PoolNode, type PoolRead } from '../desired/share-guard.ts';
 import type { NodeApi } from '../node-api.ts';
-import { carriesTaint, OUTSIDE_POOL, type PlanSettings, type PublishRead, taintWanted } from './plan.ts';
-import type { ProbeOutcome } from './probe-outcome.ts';
 
-/** The taint pool as the share guard ranks it: each member and when it got virtgate's taint. */
-export async function readPool(api: NodeApi, settings: PlanSettings): Promise<PoolNode[]> {
+/** Everything one publish plans from: the Node, its report, and the share guard's input. */
+export interface PublishRead {
+  node: V1Node;
+  /** The NodeValidation report, when it exists. */
+  report: NodeValidation | undefined;
+  /** Read only when the taint is wanted. */
+  pool: PoolRead;
+}
+
+/** The own Node and its NodeValidation, as one publish attempt starts from them. */
+export async function readNodeAndReport(api: NodeApi): Promise<Omit<PublishRead, 'pool'>> {
+  const node = await api.readNode();
+  const report = await api.readNodeValidation();
+  return { node, report };
+}
+
+/**
+ * The taint pool as the share guard ranks it: each member and when it got virtgate's taint. Pool
+ * membership only matters before tainting; a node that carries the taint is ranked as it stands.
+ */
+export async function readPool(api: NodeApi, settings: NodeSettings, node: V1Node): Promise<PoolNode[] | typeof OUTSIDE_POOL> {
+  const member = carriesTaint(node, settings.keys) || (await api.nodeMatches(settings.taintConfig.poolSelector, node, settings.keys.prefix));
+  if (!member) return OUTSIDE_POOL;
   const nodes = await api.listNodes(settings.taintConfig.poolSelector);
   return nodes.map((n) => {
     const taint = n.spec?.taints?.find((t) => t.key === settings.keys.notReadyTaint);
@@ -13,17 +35,4 @@ export async function readPool(api: NodeApi, settings: PlanSettings): Promise<Po
       ...(taint ? { taintedAt: taint.timeAdded ? new Date(taint.timeAdded) : new Date(0) } : {}),
     };
   });
-}
-
-/**
- * Reads the Node and its report, and the pool when the plan will ask the guard: whenever the taint
- * is wanted, whether or not the node carries it yet (a tainted node asks "may I keep it?").
- */
-export async function readForPublish(api: NodeApi, settings: PlanSettings, outcome: ProbeOutcome): Promise<PublishRead> {
-  const node = await api.readNode();
-  const report = await api.readNodeValidation();
-  if (!taintWanted(node, outcome, settings)) return { node, report, pool: undefined };
-  // Pool membership only matters before tainting; a node that carries the taint is ranked as is.
-  const member = carriesTaint(node, settings.keys) || (await api.nodeMatches(settings.taintConfig.poolSelector, node, settings.keys.prefix));
-  return { node, report, pool: member ? await readPool(api, settings) : OUTSIDE_POOL };
 }

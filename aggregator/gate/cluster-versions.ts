@@ -1,6 +1,6 @@
 import type { ClusterModel } from '../model/cluster.ts';
 import { observeVersion } from './observed-version.ts';
-import type { VersionTuple } from './types.ts';
+import type { VersionTuple } from '../documents/gate.ts';
 
 /** The version tuple a cluster runs: the API server, KubeVirt's and CDI's observed versions. */
 export function clusterVersions(model: ClusterModel): VersionTuple {

@@ -8,7 +8,8 @@ import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '..
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { GATE_CHECK_IDS, GATE_STATUSES, type GateResult, worstStatus } from './types.ts';
+import { GATE_CHECK_IDS, GATE_STATUSES, type GateResult } from '../documents/gate.ts';
+import { worstStatus } from './status.ts';
 
 /**
  * Hostile and malformed objects must never make the gate throw, and it must always answer every

@@ -6,7 +6,7 @@ import { healthyCluster, listed, NOW, OPERATOR_STATUS, rawCdi, rawKubeVirt, rawN
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { GATE_CHECK_IDS, type GateCheckId, type GateResult } from './types.ts';
+import { GATE_CHECK_IDS, type GateCheckId, type GateResult } from '../documents/gate.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 

@@ -11,7 +11,8 @@ import { clusterVersions } from './cluster-versions.ts';
 import { guarded } from './guard.ts';
 import { migrationPlan, withMigrationTargets } from './migration.ts';
 import { evaluateTuple } from './tuple.ts';
-import { exitCodeFor, type GateCheck, type GateResult, worstStatus } from './types.ts';
+import { exitCodeFor, worstStatus } from './status.ts';
+import type { GateCheck, GateResult } from '../documents/gate.ts';
 
 /**
  * The runtime validation gate: a pure function of the cluster's objects, the version data, the

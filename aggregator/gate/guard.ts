@@ -1,4 +1,4 @@
-import type { GateCheck, GateCheckId } from './types.ts';
+import type { GateCheck, GateCheckId } from '../documents/gate.ts';
 
 /**
  * Runs one check; if it throws despite the narrowing (a bug), the gate reports that check as

@@ -7,7 +7,7 @@ import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
 import { labelProfile, offersUso } from './migration.ts';
-import type { GateResult } from './types.ts';
+import type { GateResult } from '../documents/gate.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 

@@ -1,5 +1,6 @@
 import { canRunVms } from '../readiness/sort.ts';
-import type { AssessedNode, ClusterReadiness } from '../readiness/types.ts';
+import type { AssessedNode } from '../readiness/assess-node.ts';
+import type { ClusterReadiness } from '../documents/readiness.ts';
 
 /**
  * Live-migration targets, per ready node. KubeVirt's default CPU model is `host-model`: a VM

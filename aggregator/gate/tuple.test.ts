@@ -5,7 +5,7 @@ import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { observeVersion } from './observed-version.ts';
 import { evaluateTuple } from './tuple.ts';
-import { TUPLE_CHECK_IDS, type VersionTuple } from './types.ts';
+import { TUPLE_CHECK_IDS, type VersionTuple } from '../documents/gate.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
 

@@ -4,7 +4,8 @@ import { checkDataFresh } from './checks/data-fresh.ts';
 import { checkCdiPaired, checkKubernetesEol, checkKubernetesSupported } from './checks/tuple.ts';
 import { isoDay, utcDayOf } from './days.ts';
 import { guarded } from './guard.ts';
-import { exitCodeFor, type TupleResult, type VersionTuple, worstStatus } from './types.ts';
+import { exitCodeFor, worstStatus } from './status.ts';
+import type { TupleResult, VersionTuple } from '../documents/gate.ts';
 
 /**
  * The version checks alone (tuple.kubernetes-supported, tuple.kubernetes-eol, tuple.cdi-paired,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { GATE_STATUSES, type GateStatus } from '../gate/types.ts';
-import { NODE_STATES, type NodeState } from '../readiness/types.ts';
-import type { ReportSource } from '../service/types.ts';
+import { GATE_STATUSES, type GateStatus } from '../documents/gate.ts';
+import { NODE_STATES, type NodeState } from '../documents/readiness.ts';
+import type { ReportSource } from '../service/report-source.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';

@@ -1,5 +1,5 @@
-import type { GateResult } from '../gate/types.ts';
-import type { NodeReadiness } from '../readiness/types.ts';
+import type { GateResult } from '../documents/gate.ts';
+import type { NodeReadiness } from '../documents/readiness.ts';
 
 /**
  * GET /api/v1/nodes/:name looks a node up by name. The index is built on the first lookup in a

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { healthRoutes } from '../../core/http/health-routes.ts';
-import type { ReportSource } from '../service/types.ts';
+import type { ReportSource } from '../service/report-source.ts';
 import { registerApi } from './api.ts';
 import { registerPage } from './page.ts';
 

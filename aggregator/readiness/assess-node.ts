@@ -2,7 +2,15 @@ import type { NodeModel } from '../model/node.ts';
 import type { NodeReport, ReportCheck, ReportParse } from '../model/report.ts';
 import { clip } from '../model/untrusted.ts';
 import { attributionProblem } from './attribution.ts';
-import type { AssessedNode, NodeReadiness, NodeState, UnknownCause } from './types.ts';
+import type { NodeReadiness, NodeState, UnknownCause } from '../documents/readiness.ts';
+
+/** A node with what the gate checks need: its readiness, the Node, and its attributed report. */
+export interface AssessedNode {
+  node: NodeModel;
+  readiness: NodeReadiness;
+  /** The node's own valid report (fresh or stale); null when missing, invalid or forged. */
+  report: NodeReport | null;
+}
 
 export interface AssessOptions {
   staleAfterSeconds: number;

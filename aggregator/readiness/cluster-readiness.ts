@@ -2,9 +2,9 @@ import type { ClusterModel } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { ReportParse } from '../model/report.ts';
 import { clip } from '../model/untrusted.ts';
-import { assessNode } from './assess-node.ts';
+import { type AssessedNode, assessNode } from './assess-node.ts';
 import { compareWorstFirst } from './sort.ts';
-import { type AssessedNode, type ClusterReadiness, NODE_STATES, type NodeState } from './types.ts';
+import { type ClusterReadiness, NODE_STATES, type NodeState } from '../documents/readiness.ts';
 
 const MAX_ORPHANS_LISTED = 10;
 

@@ -4,7 +4,7 @@ import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { computeReadiness } from './cluster-readiness.ts';
-import type { NodeReadiness } from './types.ts';
+import type { NodeReadiness } from '../documents/readiness.ts';
 
 function readiness(snapshot: Partial<ClusterSnapshot>, config = DEFAULT_GATE_CONFIG) {
   return computeReadiness(parseSnapshot(healthyCluster(snapshot)), config, NOW);

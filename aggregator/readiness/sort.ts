@@ -1,4 +1,4 @@
-import type { NodeReadiness, NodeState } from './types.ts';
+import type { NodeReadiness, NodeState } from '../documents/readiness.ts';
 
 /**
  * Worst first: not-ready (a known problem), then unknown (no usable report), then emulation

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { VIRTGATE_VERSION } from '../../core/package-info.ts';
 import { type AggregatorConfig, gateConfigOf, watchTimingOf } from '../config.ts';
 import { evaluateGate } from '../gate/gate.ts';
-import type { GateStatus } from '../gate/types.ts';
+import type { GateStatus } from '../documents/gate.ts';
 import { buildHttp } from '../http/server.ts';
 import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
@@ -13,7 +13,8 @@ import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
 import type { ReflectorTiming } from '../watch/reflector.ts';
 import { DEFAULT_RECOMPUTE_TIMING, RecomputeScheduler, type RecomputeTiming } from './recompute-scheduler.ts';
-import type { AggregatorSettings, AggregatorStatus, LatestReport, ReportSource } from './types.ts';
+import type { AggregatorSettings, AggregatorStatus } from '../documents/aggregator-status.ts';
+import type { LatestReport, ReportSource } from './report-source.ts';
 
 export interface AggregatorOptions {
   kc: KubeConfig;

@@ -1,13 +1,12 @@
 import { Command } from 'commander';
 import { gateConfigOf } from '../../aggregator/config.ts';
 import { evaluateGate } from '../../aggregator/gate/gate.ts';
-import type { GateResult, GateStatus } from '../../aggregator/gate/types.ts';
 import { modelOf } from '../../aggregator/model/cluster.ts';
 import { renderChecklist } from '../../aggregator/report/checklist.ts';
 import { ClusterReadError, listClusterOnce } from '../../aggregator/snapshot/list-once.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';
-import type { GateResultDocument } from '../../aggregator/documents/gate.ts';
+import type { GateResult, GateResultDocument, GateStatus } from '../../aggregator/documents/gate.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { addSettings, configOf } from '../settings/flags.ts';

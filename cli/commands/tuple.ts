@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { evaluateTuple } from '../../aggregator/gate/tuple.ts';
-import type { GateStatus, TupleResult } from '../../aggregator/gate/types.ts';
+import type { GateStatus, TupleResult } from '../../aggregator/documents/gate.ts';
 import { observeVersion, type ObservedVersion } from '../../aggregator/gate/observed-version.ts';
 import { DEFAULT_GATE_CONFIG } from '../../aggregator/model/config.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';

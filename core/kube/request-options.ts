@@ -1,4 +1,4 @@
-import { type ConfigurationOptions, Observable, type ObservableMiddleware, type PatchStrategy } from '@kubernetes/client-node';
+import { type ConfigurationOptions, Observable, type ObservableMiddleware, type PatchStrategy, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -28,4 +28,38 @@ export function requestOptions(timeoutMs: number, contentType?: PatchStrategy, p
     },
   };
   return { middleware: [middleware], middlewareMergeStrategy: 'append' };
+}
+
+/** Per-call options of @kubernetes/client-node, as `requestOptions` makes them. */
+export type RequestOptions = ConfigurationOptions<ObservableMiddleware>;
+
+/** A synchronous look at one request before it is sent and at its answer. */
+export interface RequestHook {
+  pre?: (context: RequestContext) => void;
+  post?: (response: ResponseContext) => void;
+}
+
+/** `options` with `hook` run after its own middleware (the timeout's), wrapped the observable way client-node wants. */
+export function withRequestHook(options: RequestOptions, hook: RequestHook): RequestOptions {
+  const middleware: ObservableMiddleware = {
+    pre: (context) => {
+      hook.pre?.(context);
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response) => {
+      hook.post?.(response);
+      return new Observable(Promise.resolve(response));
+    },
+  };
+  return { ...options, middleware: [...(options.middleware ?? []), middleware] };
+}
+
+/** `options` whose requests `signal` also aborts (beside their own timeout): a program that stops cancels what is in flight. */
+export function withCancel(options: RequestOptions, signal: AbortSignal): RequestOptions {
+  return withRequestHook(options, {
+    pre: (context) => {
+      const timeout = context.getSignal();
+      context.setSignal(timeout ? AbortSignal.any([timeout, signal]) : signal);
+    },
+  });
 }

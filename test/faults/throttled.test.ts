@@ -27,7 +27,7 @@ import { type Exchange, RecordingProxy } from './recording-proxy.ts';
 import { settle, sleep } from './settle.ts';
 import { census } from './survivors.ts';
 import { publishedMismatches, truthOf } from './truth.ts';
-import { type SlowWebhook, startSlowWebhook } from './slow-webhook.ts';
+import { type SlowWebhook, startSlowWebhook } from '../lab/support/slow-webhook.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();

@@ -1,6 +1,6 @@
-import type { AssessedNode } from '../../readiness/types.ts';
+import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { plural } from '../evidence.ts';
-import type { GateCheck } from '../types.ts';
+import type { GateCheck } from '../../documents/gate.ts';
 
 /**
  * cluster.privileged: KubeVirt needs the API server to admit privileged pods

@@ -1,7 +1,7 @@
 import type { GateConfig } from '../../model/config.ts';
 import type { VersionData } from '../../versions/schema.ts';
 import { daysBetween, parseIsoDay } from '../days.ts';
-import type { GateCheck } from '../types.ts';
+import type { GateCheck } from '../../documents/gate.ts';
 
 /** tuple.data-fresh: version data older than dataMaxAgeDays on the evaluation day → warn. */
 export function checkDataFresh(data: VersionData, config: Pick<GateConfig, 'dataMaxAgeDays'>, todayMs: number): GateCheck<'tuple.data-fresh'> {

@@ -1,8 +1,8 @@
 import type { KubeVirtCr, KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
-import type { AssessedNode } from '../../readiness/types.ts';
+import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { nameList, plural } from '../evidence.ts';
-import type { GateCheck } from '../types.ts';
+import type { GateCheck } from '../../documents/gate.ts';
 
 /** Why there is no KubeVirt to look at, or null when there is one. */
 export function kubevirtMissing(kubevirt: KubeVirtSummary): string | null {

@@ -3,12 +3,13 @@ import type { GateConfig } from '../../model/config.ts';
 import type { VmiSummary } from '../../model/vmi.ts';
 import { clip } from '../../model/untrusted.ts';
 import { canRunVms } from '../../readiness/sort.ts';
-import type { AssessedNode, ClusterReadiness } from '../../readiness/types.ts';
+import type { AssessedNode } from '../../readiness/assess-node.ts';
+import type { ClusterReadiness } from '../../documents/readiness.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
 import type { MigrationPlan } from '../migration.ts';
-import type { GateCheck } from '../types.ts';
+import type { GateCheck } from '../../documents/gate.ts';
 
-/** "Ready" below means able to take VMs: state ready or emulation (see readiness/types.ts). */
+/** "Ready" below means able to take VMs: state ready or emulation (see documents/readiness.ts). */
 
 /** nodes.min-ready: fewer than minReady ready nodes → fail (live migration needs two). */
 export function checkMinReady(nodes: readonly AssessedNode[], config: Pick<GateConfig, 'minReady'>): GateCheck<'nodes.min-ready'> {

@@ -3,9 +3,9 @@ import type { KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
 import { selectNodes } from '../../placement/select-nodes.ts';
 import { canRunVms } from '../../readiness/sort.ts';
-import type { AssessedNode } from '../../readiness/types.ts';
+import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
-import type { GateCheck } from '../types.ts';
+import type { GateCheck } from '../../documents/gate.ts';
 import { kubevirtMissing } from './kubevirt.ts';
 
 /**

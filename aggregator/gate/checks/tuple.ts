@@ -4,7 +4,7 @@ import { compareMinor } from '../../versions/minor.ts';
 import type { VersionData } from '../../versions/schema.ts';
 import { daysBetween, parseIsoDay } from '../days.ts';
 import { versionEvidence } from '../observed-version.ts';
-import type { GateCheck, VersionTuple } from '../types.ts';
+import type { GateCheck, VersionTuple } from '../../documents/gate.ts';
 
 /**
  * The version-tuple checks: pure functions of the observed versions, the version data and the day.

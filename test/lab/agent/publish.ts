@@ -4,8 +4,9 @@ import type { CheckResult, Verdict } from '../../../core/checks/verdict.ts';
 import { nodeKeys } from '../../../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../../../core/report/schema.ts';
 import type { TaintConfig } from '../../../agent/config.ts';
-import type { PoolNode } from '../../../agent/desired/taint.ts';
-import type { NodePatch, PlanSettings } from '../../../agent/publish/plan.ts';
+import type { PoolNode } from '../../../agent/desired/share-guard.ts';
+import type { PlanSettings } from '../../../agent/publish/plan.ts';
+import type { NodePatch } from '../../../agent/publish/plan/node-object.ts';
 import type { ProbeOutcome } from '../../../agent/publish/probe-outcome.ts';
 
 /** Shared inputs for the publish tests (agent/publish): a host, its verdicts and a Node as the API server keeps it. */

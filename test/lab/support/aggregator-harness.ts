@@ -2,7 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { AGGREGATOR_DEFAULTS, type AggregatorConfig } from '../../../aggregator/config.ts';
-import type { GateResult } from '../../../aggregator/gate/types.ts';
+import type { GateResult } from '../../../aggregator/documents/gate.ts';
 import { type GateResponse, gateResponseSchema } from '../../../aggregator/documents/api.ts';
 import { Aggregator, type AggregatorOptions } from '../../../aggregator/service/aggregator.ts';
 import { loadVersionData } from '../../../aggregator/versions/load.ts';

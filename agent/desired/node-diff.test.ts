@@ -1,7 +1,8 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { CONDITION_TYPE, nodeKeys } from '../../core/kube/names.ts';
-import { type DesiredNode, diff, differs, metadataChanged } from './node-state.ts';
+import { diff, differs, metadataChanged } from './node-diff.ts';
+import type { DesiredNode } from './node-state.ts';
 import { formatOwnership } from '../../core/kube/ownership.ts';
 
 const keys = nodeKeys();

@@ -1,19 +1,5 @@
 import type { GateStatus } from '../documents/gate.ts';
 
-// The gate's documents are zod schemas in aggregator/documents/gate.ts; their names stay importable from here.
-export {
-  GATE_CHECK_IDS,
-  GATE_STATUSES,
-  TUPLE_CHECK_IDS,
-  type GateCheck,
-  type GateCheckId,
-  type GateResult,
-  type GateStatus,
-  type TupleCheckId,
-  type TupleResult,
-  type VersionTuple,
-} from '../documents/gate.ts';
-
 /** Exit codes of `virtgate gate` and `virtgate tuple`: 0 pass, 1 fail, 3 warn or unknown. */
 export const GATE_EXIT = { pass: 0, fail: 1, warn: 3 } as const;
 export type GateExitCode = (typeof GATE_EXIT)[keyof typeof GATE_EXIT];

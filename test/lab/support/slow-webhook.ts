@@ -1,8 +1,10 @@
 /**
  * A validating admission webhook that takes its time before allowing: a request it admits holds
- * its API Priority and Fairness seat for that long. The throttling test uses it to occupy the one
- * seat of a priority level, so that the real API server rejects the other requests of that level
- * with 429. Served over TLS with the control plane's certificate (127.0.0.1 SAN).
+ * its API Priority and Fairness seat for that long, and its write is in flight that long. The
+ * throttling test uses it to occupy the one seat of a priority level, so that the real API server
+ * rejects the other requests of that level with 429; the agent's shutdown test, to hold a Node
+ * write while the agent is told to stop. Served over TLS with the control plane's certificate
+ * (127.0.0.1 SAN).
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';

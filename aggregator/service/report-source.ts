@@ -1,9 +1,6 @@
 import type { AggregatorStatus } from '../documents/aggregator-status.ts';
 import type { GateResult } from '../documents/gate.ts';
 
-// The aggregator's status document is a zod schema in aggregator/documents/aggregator-status.ts.
-export type { AggregatorSettings, AggregatorStatus } from '../documents/aggregator-status.ts';
-
 /** The latest gate evaluation: the HTTP handlers serve it without recomputing. */
 export interface LatestReport {
   report: GateResult;
