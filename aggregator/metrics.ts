@@ -68,18 +68,23 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
   const registry = new AggregatorRegistry();
   const registers = [registry];
   const latest = () => source.latest();
+  type LatestReport = NonNullable<ReturnType<typeof latest>>['report'];
+  /** Fills a gauge from the latest report on every scrape; before the first report it has no series. */
+  const fromReport = <L extends string>(fill: (gauge: Gauge<L>, report: LatestReport) => void) =>
+    function collect(this: Gauge<L>) {
+      this.reset();
+      const report = latest()?.report;
+      if (report) fill(this, report);
+    };
 
   new Gauge({
     name: 'virtgate_cluster_nodes',
     help: 'Nodes by readiness state (ready, emulation, not-ready, unknown).',
     labelNames: ['state'],
     registers,
-    collect() {
-      this.reset();
-      const report = latest()?.report;
-      if (!report) return;
-      for (const state of NODE_STATES) this.set({ state }, report.readiness.counts[state]);
-    },
+    collect: fromReport((gauge, report) => {
+      for (const state of NODE_STATES) gauge.set({ state }, report.readiness.counts[state]);
+    }),
   });
 
   new Gauge({
@@ -96,15 +101,12 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
     help: 'Each gate check: 1 for its current status, 0 for the other statuses.',
     labelNames: ['check', 'status'],
     registers,
-    collect() {
-      this.reset();
-      const report = latest()?.report;
-      if (!report) return;
+    collect: fromReport((gauge, report) => {
       for (const id of GATE_CHECK_IDS) {
         const current = report.checks.find((check) => check.id === id)?.status;
-        for (const status of GATE_STATUSES) this.set({ check: id, status }, status === current ? 1 : 0);
+        for (const status of GATE_STATUSES) gauge.set({ check: id, status }, status === current ? 1 : 0);
       }
-    },
+    }),
   });
 
   new Gauge({
@@ -112,12 +114,9 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
     help: 'The gate result: 1 for the current status, 0 for the others.',
     labelNames: ['status'],
     registers,
-    collect() {
-      this.reset();
-      const report = latest()?.report;
-      if (!report) return;
-      for (const status of GATE_STATUSES) this.set({ status }, status === report.result ? 1 : 0);
-    },
+    collect: fromReport((gauge, report) => {
+      for (const status of GATE_STATUSES) gauge.set({ status }, status === report.result ? 1 : 0);
+    }),
   });
 
   new Gauge({
