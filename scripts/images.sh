@@ -81,10 +81,11 @@ started=$SECONDS
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# Keeps only the newest archive of each role: a changed source makes the older ones useless.
+# Keeps the three newest archives of each role: older sources are useless, but two checkouts
+# (a test run and a branch) building at once must not delete the archive the other just made.
 prune_old() {
   local role="$1" keep="$2"
-  find "$images" -maxdepth 1 -name "$role-*.tar" ! -path "$keep" -delete
+  find "$images" -maxdepth 1 -name "$role-*.tar" ! -path "$keep" -printf '%T@ %p\n' | sort -rn | tail -n +3 | cut -d' ' -f2- | xargs -r rm -f
 }
 
 save() {
