@@ -35,12 +35,18 @@ const keys = nodeKeys();
 const NAME = 'fault-conflict';
 const POOL = { 'fault.example.com/pool': 'conflict' };
 /**
- * The writer's rate, fixed for the whole test: 10 writes a second to this one Node. client-go's
- * default client-side limit is 5 requests a second (burst 10) for everything a controller does;
- * a busy controller with a raised limit reaches 10 writes a second to one object, and no real one
- * keeps it up for minutes on one Node.
+ * The writer's rate, fixed for the whole test: 20 writes a second to this one Node, the whole of
+ * kube-controller-manager's default client budget (--kube-api-qps 20) spent on one object; a busy
+ * controller could reach it, none keeps it up for minutes on one Node.
  */
-const WRITER_WRITES_PER_SECOND = 10;
+const WRITER_WRITES_PER_SECOND = 20;
+/**
+ * At that rate only some of the agent's read-patches conflict (about one in three measured), so
+ * the taint is applied and lifted again until the agent has met this many 409s, at most
+ * MAX_CYCLES times: the rate never changes, the test runs longer.
+ */
+const MIN_AGENT_CONFLICTS = 2;
+const MAX_CYCLES = 6;
 /** How often the test looks for the taint. */
 const TAINT_POLL_SECONDS = 0.2;
 /** The longest the agent may take to taint (or untaint) under the writer, from the host change. */
@@ -48,7 +54,7 @@ const TAINT_BOUND = underConflictsBound(TAINT_POLL_SECONDS);
 let node: FaultNode;
 let agent: AgentProcess;
 
-const seconds = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+const list = (times: number[]) => (times.length === 0 ? 'never' : times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', '));
 
 const tainted = async () => ((await core.readNode({ name: NAME })).spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
 
@@ -84,7 +90,9 @@ describe('409 conflicts from a concurrent writer', () => {
     let counted: Census | undefined;
     let writerTaints: V1Taint[] = [];
     let agentConflicts = 0;
-    const timeToTaint: { applied?: number; lifted?: number } = {};
+    const taintTimes: number[] = [];
+    const liftTimes: number[] = [];
+    let cycles = 0;
     let pids: ReturnType<typeof pidsOf> | undefined;
     try {
       pids = pidsOf(processes);
@@ -98,10 +106,14 @@ describe('409 conflicts from a concurrent writer', () => {
         await waitFor(what, async () => ((await done()) ? true : undefined), 2 * TAINT_BOUND.ms, TAINT_POLL_SECONDS * 1000);
         return Date.now() - changedAt;
       };
-      await removeDevice(node.host.root, 'kvm');
-      timeToTaint.applied = await underFire('the agent to taint its node', tainted);
-      await restoreDevice(node.host.root, 'kvm');
-      timeToTaint.lifted = await underFire('the agent to lift its taint', async () => !(await tainted()));
+      do {
+        cycles += 1;
+        await removeDevice(node.host.root, 'kvm');
+        taintTimes.push(await underFire('the agent to taint its node', tainted));
+        await restoreDevice(node.host.root, 'kvm');
+        liftTimes.push(await underFire('the agent to lift its taint', async () => !(await tainted())));
+      } while (cycles < MAX_CYCLES && agent409s(await cp.audit.since(mark)) < MIN_AGENT_CONFLICTS);
+      fault.injected(cycles - 1);
       await writer.stop();
       fault.cleared();
       await fault.converge(() => settle('the agent state to match the host', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000));
@@ -133,17 +145,17 @@ describe('409 conflicts from a concurrent writer', () => {
         return undefined;
       });
       if (counted) fault.objects(counted.checked, counted.lost.length);
-      const taintTimes = `taint applied in ${seconds(timeToTaint.applied)}, lifted in ${seconds(timeToTaint.lifted)} (bound ${TAINT_BOUND.formula})`;
-      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s; ${taintTimes}`);
+      const timings = `${cycles} taint cycles; taint applied in ${list(taintTimes)}, lifted in ${list(liftTimes)} (bound ${TAINT_BOUND.formula})`;
+      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s; ${timings}`);
       fault.finish();
     }
     expect(counted?.lost).toEqual([]);
     expect(pids && crashes(processes, pids)).toEqual([]);
     expect(writerTaints.length).toBeGreaterThan(0);
-    // The agent does not starve under the writer: it taints and lifts within the bound.
-    expect(timeToTaint.applied, `time to taint; ${TAINT_BOUND.formula}`).toBeLessThanOrEqual(TAINT_BOUND.ms);
-    expect(timeToTaint.lifted, `time to lift the taint; ${TAINT_BOUND.formula}`).toBeLessThanOrEqual(TAINT_BOUND.ms);
+    // The agent does not starve under the writer: it taints and lifts within the bound, every time.
+    expect(Math.max(...taintTimes), `time to taint; ${TAINT_BOUND.formula}`).toBeLessThanOrEqual(TAINT_BOUND.ms);
+    expect(Math.max(...liftTimes), `time to lift the taint; ${TAINT_BOUND.formula}`).toBeLessThanOrEqual(TAINT_BOUND.ms);
     // The point of the test: the agent met conflicts and still got it right.
-    expect(agentConflicts, 'agent 409s').toBeGreaterThan(0);
+    expect(agentConflicts, `agent 409s in ${cycles} taint cycles`).toBeGreaterThanOrEqual(MIN_AGENT_CONFLICTS);
   });
 });
