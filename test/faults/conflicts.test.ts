@@ -41,7 +41,7 @@ const POOL = { 'fault.example.com/pool': 'conflict' };
  */
 const WRITER_WRITES_PER_SECOND = 20;
 /**
- * At that rate only some of the agent's read-patches conflict (about one in three measured), so
+ * At that rate only some of the agent's read-patches conflict (1 to 2 409s a taint cycle measured), so
  * the taint is applied and lifted again until the agent has met this many 409s, at most
  * MAX_CYCLES times: the rate never changes, the test runs longer.
  */
