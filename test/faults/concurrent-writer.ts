@@ -57,27 +57,25 @@ export class ConcurrentWriter {
   private readonly generation = (Date.now() % 1_000_000).toString(36);
 
   private readonly kinds: number;
-  /** A pause after every write (0: as fast as the API server answers). */
-  private paceMs = 0;
+  /** The time between the starts of two writes (0: as fast as the API server answers). */
+  private readonly periodMs: number;
 
   /**
    * `churnOnly`: only the label and taint writes that always change the Node (its resourceVersion
    * moves on every one), for a test that wants as many conflicts as it can get; otherwise
-   * annotations and removals too.
+   * annotations and removals too. `writesPerSecond`: one fixed rate for the writer's whole life
+   * (a write that runs late starts the next at once, without a burst to catch up); unset, as
+   * fast as the API server answers.
    */
-  constructor(admin: KubeConfig, node: string, options: { churnOnly?: boolean } = {}) {
+  constructor(admin: KubeConfig, node: string, options: { churnOnly?: boolean; writesPerSecond?: number } = {}) {
     this.core = admin.makeApiClient(CoreV1Api);
     this.node = node;
     this.kinds = options.churnOnly ? 4 : 6;
+    this.periodMs = options.writesPerSecond ? 1000 / options.writesPerSecond : 0;
   }
 
   start(): void {
     this.loop ??= this.run();
-  }
-
-  /** Writes at most one per `ms` from now on (still far busier than a real controller at 20-50 ms). */
-  pace(ms: number): void {
-    this.paceMs = ms;
   }
 
   async stop(): Promise<WriterOutcome> {
@@ -87,6 +85,7 @@ export class ConcurrentWriter {
   }
 
   private async run(): Promise<void> {
+    let nextAt = Date.now();
     for (let step = 0; !this.stopped; step += 1) {
       const kind = step % this.kinds;
       try {
@@ -101,7 +100,10 @@ export class ConcurrentWriter {
         if (statusOf(error) === undefined || (statusOf(error) ?? 0) >= 429) await sleep(PAUSE_AFTER_FAILURE_MS);
         else throw error;
       }
-      if (this.paceMs > 0) await sleep(this.paceMs);
+      if (this.periodMs > 0) {
+        nextAt = Math.max(nextAt + this.periodMs, Date.now());
+        await sleep(nextAt - Date.now());
+      }
     }
   }
 

@@ -48,8 +48,22 @@ export async function prepareFaultNode(
   return { name, host, kubeconfig, foreignLabels: labels, foreignTaints: foreign.taints };
 }
 
-/** The agent settings the fault tests share: a short interval, no jitter, short timeouts. */
-export const FAULT_AGENT_ARGS = ['--interval', '10s', '--jitter', '0', '--request-timeout', '5s', '--publish-failure-threshold', '5s'];
+/**
+ * The agent settings the fault tests share: a short interval, no jitter, short timeouts. The
+ * recovery bounds (recovery-bounds.ts) are computed from these same numbers.
+ */
+export const FAULT_AGENT_SETTINGS = { intervalSeconds: 10, jitter: 0, requestTimeoutSeconds: 5, publishFailureThresholdSeconds: 5 } as const;
+
+export const FAULT_AGENT_ARGS = [
+  '--interval',
+  `${FAULT_AGENT_SETTINGS.intervalSeconds}s`,
+  '--jitter',
+  String(FAULT_AGENT_SETTINGS.jitter),
+  '--request-timeout',
+  `${FAULT_AGENT_SETTINGS.requestTimeoutSeconds}s`,
+  '--publish-failure-threshold',
+  `${FAULT_AGENT_SETTINGS.publishFailureThresholdSeconds}s`,
+];
 
 /**
  * Runs the agent of `node`. virt-host-validate is left out (it would judge this machine, not the

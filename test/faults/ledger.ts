@@ -6,6 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+import type { RecoveryBound } from './recovery-bounds.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,8 +25,12 @@ export interface LedgerEntry {
   injected: number;
   /** The published state matched the truth afterwards and nothing was lost. */
   recovered: boolean;
-  /** From the end of the fault (component back, delay removed, writer stopped) to convergence; a report figure, never asserted. */
+  /** From the end of the fault (component back, delay removed, writer stopped) to convergence: the longest of `recoveriesMs`. */
   convergeMs: number | null;
+  /** Every time to recover this fault measured (one per `converge`). */
+  recoveriesMs?: number[];
+  /** The most each recovery may take, from the configured settings; a cluster fault without one fails the run. */
+  bound?: RecoveryBound;
   /** Objects that had to survive the fault (Nodes, NodeValidations, foreign labels and taints, ...). */
   objectsChecked: number;
   objectsLost: number;
@@ -50,6 +55,8 @@ export class Fault {
   private injectedCount = 0;
   private clearedAt: number | undefined;
   private convergeMs: number | null = null;
+  private readonly recoveries: number[] = [];
+  private recoveryBound: RecoveryBound | undefined;
   private converged = false;
   private checked = 0;
   private lost = 0;
@@ -80,7 +87,9 @@ export class Fault {
   async converge<T>(wait: () => Promise<T>): Promise<T> {
     this.clearedAt ??= Date.now();
     const value = await wait();
-    this.convergeMs = Math.max(this.convergeMs ?? 0, Date.now() - this.clearedAt);
+    const took = Date.now() - this.clearedAt;
+    this.recoveries.push(took);
+    this.convergeMs = Math.max(this.convergeMs ?? 0, took);
     this.converged = true;
     return value;
   }
@@ -88,6 +97,11 @@ export class Fault {
   /** A fault with nothing to converge (a command that must refuse or shrug): handled as it should be. */
   handled(): void {
     this.converged = true;
+  }
+
+  /** The most each recovery of this fault may take (recovery-bounds.ts); the summary holds every recovery to it. */
+  bound(bound: RecoveryBound): void {
+    this.recoveryBound = bound;
   }
 
   /** Objects that had to survive, and how many did not. */
@@ -112,6 +126,8 @@ export class Fault {
       injected: this.injectedCount,
       recovered: this.converged && this.lost === 0,
       convergeMs: this.convergeMs,
+      ...(this.recoveries.length > 0 ? { recoveriesMs: [...this.recoveries] } : {}),
+      ...(this.recoveryBound ? { bound: this.recoveryBound } : {}),
       objectsChecked: this.checked,
       objectsLost: this.lost,
       ...(this.noObjectsReason ? { noObjects: this.noObjectsReason } : {}),

@@ -15,10 +15,13 @@ import { DelayingProxy } from './delaying-proxy.ts';
 import { Fleet } from './fleet.ts';
 import { kubeconfigVia } from './kubeconfig-via.ts';
 import { Fault } from './ledger.ts';
+import { fleetRecoveryBound } from './recovery-bounds.ts';
 import { settle } from './settle.ts';
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
+/** Both programs' request timeout here: below the proxy's 4 s delay per chunk. */
+const REQUEST_TIMEOUT_SECONDS = 2;
 let proxy: DelayingProxy;
 let fleet: Fleet;
 
@@ -31,10 +34,10 @@ beforeAll(async () => {
   fleet = await Fleet.start(admin, cp, {
     names: ['fault-slow-a', 'fault-slow-b'],
     profile: 'amd-metal',
-    agentArgs: ['--request-timeout', '2s'],
+    agentArgs: ['--request-timeout', `${REQUEST_TIMEOUT_SECONDS}s`],
     agentKubeconfig: (node) => kubeconfigVia(node.kubeconfig, proxy.url, path.join(cp.dir, `${node.name}-via-proxy.kubeconfig`)),
     aggregatorKubeconfig: await kubeconfigVia(cp.adminKubeconfig, proxy.url, path.join(cp.dir, 'fault-slow-aggregator.kubeconfig')),
-    aggregatorArgs: ['--request-timeout', '2s'],
+    aggregatorArgs: ['--request-timeout', `${REQUEST_TIMEOUT_SECONDS}s`],
   });
   await settle('the fleet to publish through the proxy', () => fleet.mismatches(), 60_000);
 });
@@ -47,6 +50,7 @@ afterAll(async () => {
 describe('a slow API server (through a delaying proxy)', () => {
   it('times requests out and retries them, crashes nothing, and converges once the delay is gone', async () => {
     const fault = new Fault('apiserver-slow', '4 s per chunk against a 2 s request timeout');
+    fault.bound(fleetRecoveryBound({ agentRequestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS, aggregatorRequestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS }));
     try {
       const connectionsBefore = proxy.accepted;
       proxy.setDelay(4_000);

@@ -20,6 +20,7 @@ import { waitFor } from '../lab/support/wait.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { kubeconfigVia } from './kubeconfig-via.ts';
 import { Fault } from './ledger.ts';
+import { throttledRecoveryBound } from './recovery-bounds.ts';
 import { NoisyNeighbour, removeThrottle, THROTTLE_NAMESPACE, throttleServiceAccounts } from './priority-level.ts';
 import { crashes, pidsOf } from './processes.ts';
 import { unreadyAgent } from './readiness.ts';
@@ -112,6 +113,7 @@ describe('429 from API Priority and Fairness', () => {
       const early = rejected.filter((retry) => retry.nextAfterMs !== null && retry.nextAfterMs < retry.retryAfterSeconds * 1000 - 250);
       const watchRejections = during.filter((exchange) => exchange.watch && exchange.status === 429).length;
       const maxRetryAfter = Math.max(0, ...rejected.map((retry) => retry.retryAfterSeconds));
+      fault.bound(throttledRecoveryBound(maxRetryAfter));
       fault.detail(
         `${rejected.length} requests rejected with 429 (Retry-After up to ${maxRetryAfter} s), ${early.length} retried early; ` +
           `${watchRejections} watch 429s; neighbour held the seat ${neighbour.held}×, ${neighbour.rejected} of its reads rejected`,

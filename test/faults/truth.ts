@@ -32,8 +32,25 @@ export async function truthOf(node: FaultNode): Promise<Truth> {
     () => true,
     () => false,
   );
-  const expected = expectedVerdict(node.host.profile, kvmThere ? 'intact' : 'withoutKvm');
+  return truthFor(node, kvmThere ? 'intact' : 'withoutKvm');
+}
+
+/** The hand-written verdict for this host in a given state, whatever state it is in now. */
+export function truthFor(node: FaultNode, state: 'intact' | 'withoutKvm'): Truth {
+  const expected = expectedVerdict(node.host.profile, state);
   return { ready: expected.ready, tier: expected.tier, kvm: expected.checks['dev.kvm'] === 'pass' ? 'true' : 'false', checks: expected.checks };
+}
+
+/**
+ * The published fields of a node that mean neither `before` nor `after`: while a change is being
+ * published each object may still say the old verdict or already the new one, never anything else
+ * (a missing report, a label of a third value).
+ */
+export async function meaningChanged(admin: KubeConfig, node: FaultNode, before: Truth, after: Truth): Promise<string[]> {
+  const field = (problem: string) => problem.replace(/:.*$/, '');
+  const [fromBefore, fromAfter] = await Promise.all([publishedMismatches(admin, node, before), publishedMismatches(admin, node, after)]);
+  const offBefore = new Set(fromBefore.map(field));
+  return fromAfter.filter((problem) => offBefore.has(field(problem)));
 }
 
 /** Every way the published state differs from the truth; empty when it matches. */

@@ -20,6 +20,7 @@ import { waitFor } from '../lab/support/wait.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { fifo, symlinkLoop } from './host-mutations.ts';
 import { Fault } from './ledger.ts';
+import { hostChangeBound } from './recovery-bounds.ts';
 import { crashes, pidsOf } from './processes.ts';
 import { settle } from './settle.ts';
 import { census } from './survivors.ts';
@@ -31,8 +32,10 @@ const core = admin.makeApiClient(CoreV1Api);
 const custom = admin.makeApiClient(CustomObjectsApi);
 const keys = nodeKeys();
 const NAME = 'fault-kvm';
-// The documented probe interval of these agents (FAULT_AGENT_ARGS), plus a probe and a publish.
-const WITHIN_AN_INTERVAL_MS = 25_000;
+// A host change is published within one probe interval and a publish (recovery-bounds.ts); the
+// waits run to twice that, so a slow recovery is measured and fails the run by its bound.
+const HOST_CHANGE = hostChangeBound({ pollSeconds: 0.25 });
+const WITHIN_AN_INTERVAL_MS = 2 * HOST_CHANGE.ms;
 let node: FaultNode;
 let agent: AgentProcess;
 let pids: Array<number | undefined>;
@@ -73,6 +76,7 @@ afterAll(async () => {
 describe('the published verdict and probe errors', () => {
   it('holds the verdict (VerdictHeld) while /dev/kvm cannot be inspected and proc/cpuinfo is a FIFO; writes no label', async () => {
     const fault = new Fault('probe-error', '/dev/kvm ELOOP and proc/cpuinfo FIFO under the agent');
+    fault.bound(HOST_CHANGE);
     const cpuinfo = path.join(node.host.root, 'proc/cpuinfo');
     try {
       await copyFile(cpuinfo, `${cpuinfo}.intact`);
@@ -111,6 +115,7 @@ describe('the published verdict and probe errors', () => {
 
   it('flips within an interval when /dev/kvm really vanishes, and back when it returns', async () => {
     const fault = new Fault('kvm-vanish', '/dev/kvm removed mid-run, then restored');
+    fault.bound(HOST_CHANGE);
     try {
       await removeDevice(node.host.root, 'kvm');
       fault.injected();

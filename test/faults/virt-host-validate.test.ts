@@ -24,6 +24,7 @@ import { waitFor } from '../lab/support/wait.ts';
 import { alive, type FakeVhv, fakeVhv, type VhvMode } from './fake-vhv.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { Fault } from './ledger.ts';
+import { hostChangeBound } from './recovery-bounds.ts';
 import { crashes, pidsOf } from './processes.ts';
 import { runCli } from '../lab/cli.ts';
 import { cliEnv } from './child-env.ts';
@@ -35,6 +36,8 @@ const cp = useControlPlane();
 const admin = cp.adminConfig();
 const custom = admin.makeApiClient(CustomObjectsApi);
 const NAME = 'fault-vhv';
+/** The agent's --vhv-timeout here: the hanging tool is killed after it. */
+const VHV_TIMEOUT_SECONDS = 2;
 // The libvirt 9.0 recording the fake replays in `pass` mode: 13 lines, two WARN (IOMMU, secure guest).
 const isRecorded = (check: { status: string; message: string } | undefined) => check?.status === 'warn' && check.message.startsWith('13 checks, 0 FAIL');
 let node: FaultNode;
@@ -65,7 +68,7 @@ beforeAll(async () => {
   await installCrd(admin);
   tool = await fakeVhv('pass');
   node = await prepareFaultNode(admin, cp, NAME, 'intel-metal');
-  agent = await runFaultAgent(node, ['--vhv-timeout', '2'], node.kubeconfig, tool.command);
+  agent = await runFaultAgent(node, ['--vhv-timeout', String(VHV_TIMEOUT_SECONDS)], node.kubeconfig, tool.command);
   pids = pidsOf(watched());
   await settle('the first verdict', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000);
   await waitFor('the recording\'s result in the report', async () => (isRecorded(await vhvCheck()) ? true : undefined), 30_000);
@@ -79,6 +82,8 @@ afterAll(async () => {
 /** Switches the tool, waits for the report to show `status`, and checks the published verdict never moved. */
 async function misbehave(mode: VhvMode, kind: string, status: string, message: RegExp) {
   const fault = new Fault(kind, `virt-host-validate ${mode} under the agent`);
+  // The tool's next run comes with the next probe, which waits for it up to --vhv-timeout.
+  fault.bound(hostChangeBound({ vhvTimeoutSeconds: VHV_TIMEOUT_SECONDS, pollSeconds: 0.25 }));
   try {
     const mark = await cp.audit.mark();
     await tool.setMode(mode);
