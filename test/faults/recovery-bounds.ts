@@ -4,7 +4,12 @@
  * fault's bound, and a slower recovery fails the run. Each bound is a sum of the waits the
  * design allows, written as a formula the summary prints beside the number.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { AGGREGATOR_DEFAULTS } from '../../aggregator/config.ts';
+import { PACKAGE_ROOT } from '../../core/package-info.ts';
+import { durationSeconds } from '../../core/settings/parsers.ts';
 import { CONFLICT_RETRY } from '../../core/kube/retry.ts';
 import { FAULT_AGENT_SETTINGS } from './fault-nodes.ts';
 
@@ -111,5 +116,52 @@ export function underConflictsBound(pollSeconds: number): RecoveryBound {
     { name: `409 retry budget ${s(conflictRetrySeconds())} (${CONFLICT_RETRY.retries} retries, ${CONFLICT_RETRY.minTimeout}–${CONFLICT_RETRY.maxTimeout} ms)`, seconds: conflictRetrySeconds() },
     { name: `2 × agent request timeout ${s(agentDefaults.requestTimeoutSeconds)}`, seconds: 2 * agentDefaults.requestTimeoutSeconds },
     poll(pollSeconds),
+  ]);
+}
+
+/** The chart's defaults the real node runs with: values.yaml, and the DaemonSet's fixed grace period. */
+function chartAgentTiming(): { readinessPeriodSeconds: number; vhvTimeoutSeconds: number; requestTimeoutSeconds: number; shutdownGraceSeconds: number } {
+  const values = parseYaml(readFileSync(path.join(PACKAGE_ROOT, 'charts/virtgate/values.yaml'), 'utf8')) as {
+    agent: { readinessProbe: { periodSeconds: number }; virtHostValidate: { timeout: string }; requestTimeout: string; shutdownGrace: string };
+  };
+  return {
+    readinessPeriodSeconds: values.agent.readinessProbe.periodSeconds,
+    vhvTimeoutSeconds: durationSeconds(values.agent.virtHostValidate.timeout),
+    requestTimeoutSeconds: durationSeconds(values.agent.requestTimeout),
+    shutdownGraceSeconds: durationSeconds(values.agent.shutdownGrace),
+  };
+}
+
+/** The kubelet's default nodeStatusUpdateFrequency (the lab's kubelet config leaves it). */
+const KUBELET_NODE_STATUS_SECONDS = 10;
+
+/**
+ * The agent pod deleted: the old agent stops within its shutdown grace, the DaemonSet's new pod
+ * starts, its first probe waits for virt-host-validate up to its timeout and publishes (two request
+ * timeouts), and it turns Ready at the next readiness probe.
+ */
+export function nodeAgentReplacedBound(): RecoveryBound {
+  const chart = chartAgentTiming();
+  return sum([
+    { name: `shutdown grace ${s(chart.shutdownGraceSeconds)}`, seconds: chart.shutdownGraceSeconds },
+    { name: `virt-host-validate timeout ${s(chart.vhvTimeoutSeconds)}`, seconds: chart.vhvTimeoutSeconds },
+    { name: `2 × agent request timeout ${s(chart.requestTimeoutSeconds)}`, seconds: 2 * chart.requestTimeoutSeconds },
+    { name: `readiness period ${s(chart.readinessPeriodSeconds)}`, seconds: chart.readinessPeriodSeconds },
+    poll(0.25),
+  ]);
+}
+
+/**
+ * The kubelet started again: it posts the node status within one update period, re-probes the
+ * agent's readiness within one period, and the agent (which never stopped) answers within two
+ * request timeouts.
+ */
+export function nodeKubeletRestartBound(): RecoveryBound {
+  const chart = chartAgentTiming();
+  return sum([
+    { name: `kubelet node status period ${s(KUBELET_NODE_STATUS_SECONDS)}`, seconds: KUBELET_NODE_STATUS_SECONDS },
+    { name: `readiness period ${s(chart.readinessPeriodSeconds)}`, seconds: chart.readinessPeriodSeconds },
+    { name: `2 × agent request timeout ${s(chart.requestTimeoutSeconds)}`, seconds: 2 * chart.requestTimeoutSeconds },
+    poll(0.25),
   ]);
 }

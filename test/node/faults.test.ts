@@ -20,6 +20,7 @@ import { nodeView, strategicMergePatch } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { AuditLog, type AuditEvent } from '../lab/controlplane/audit.ts';
 import { Fault } from '../faults/ledger.ts';
+import { nodeAgentReplacedBound, nodeKubeletRestartBound } from '../faults/recovery-bounds.ts';
 import { sleep } from '../faults/settle.ts';
 import { census } from '../faults/survivors.ts';
 import { flapsIn, type PublishedBefore } from '../lab/support/audit-flaps.ts';
@@ -166,6 +167,7 @@ afterAll(async () => {
 describe('faults on the real node', () => {
   it('the agent pod deleted: the DaemonSet recreates it, the new agent takes over, nothing flaps', async () => {
     const fault = new Fault('node-agent-pod-delete', 'agent pod deleted through the API, recreated by the DaemonSet');
+    fault.bound(nodeAgentReplacedBound());
     let judged: Judgement | undefined;
     let old: V1Pod | undefined;
     let fresh: V1Pod | undefined;
@@ -204,6 +206,7 @@ describe('faults on the real node', () => {
 
   it('the kubelet SIGKILLed and started again: the agent keeps running and Ready, nothing flaps', async () => {
     const fault = new Fault('node-kubelet-kill', 'kubelet SIGKILLed, down 8 s, started again the same way');
+    fault.bound(nodeKubeletRestartBound());
     let judged: Judgement | undefined;
     const notReady: string[] = [];
     let pod: V1Pod | undefined;
