@@ -61,7 +61,7 @@ async function runGate(flags: Record<string, unknown>): Promise<number> {
   return report.exitCode;
 }
 
-/** The first line of the message, as main() prints it on stderr after `virtgate: `. */
+/** The GateError document; its message is the first line of the error, as main() prints it on stderr after `virtgate: `. */
 function gateErrorDocument(error: ClusterReadError): GateErrorDocument {
   const message = error.message.split('\n').find((line) => line.trim() !== '')?.trim() ?? error.message;
   return {
