@@ -22,6 +22,7 @@ export const COMMAND_EXITS = {
     { code: EXIT.ok, meaning: 'ready' },
     { code: EXIT.notReady, meaning: 'not ready (the report says why)' },
     { code: EXIT.usage, meaning: 'bad input (flags, files) or an internal error' },
+    { code: EXIT.cluster, meaning: 'with --node: the cluster could not be reached or read, or the check pod did not finish within --timeout (retry)' },
   ],
   tuple: [
     { code: EXIT.ok, meaning: 'pass' },

@@ -14,15 +14,15 @@ export interface PermissionRule {
 }
 
 export interface ProgramPermissions {
-  /** The chart's ClusterRole that grants them, by the suffix after the release's full name. */
-  readonly clusterRole: string;
+  /** The chart's ClusterRole that grants them, by the suffix after the release's full name; absent for a user's own command the chart grants to no one. */
+  readonly clusterRole?: string;
   readonly rules: readonly PermissionRule[];
   /** What the program can do without, and how it then behaves. */
   readonly optional?: readonly (PermissionRule & { readonly without: string })[];
   /** Rules granted only with a chart value (`agent.taint.policy=not-ready`), by that value. */
   readonly withValue?: { readonly set: string; readonly rules: readonly PermissionRule[] };
-  /** Rules in one namespace, granted by the chart's Role of that suffix. */
-  readonly namespaced?: { readonly role: string; readonly namespace: string; readonly rules: readonly PermissionRule[] };
+  /** Rules in one namespace, granted by the chart's Role of that suffix (none for a user's own command). */
+  readonly namespaced?: { readonly role?: string; readonly namespace: string; readonly rules: readonly PermissionRule[] };
 }
 
 const READ = ['get', 'list', 'watch'];
@@ -78,6 +78,18 @@ export const PERMISSIONS = {
       { group: 'apiextensions.k8s.io', resources: ['customresourcedefinitions'], verbs: ['get'], without: 'a KubeVirt or CDI that is not served reads as not installed' },
     ],
   },
+  // `virtgate check --node`, run by a person: its one-off pod, in the namespace of --namespace.
+  check: {
+    rules: [],
+    namespaced: {
+      namespace: '<--namespace>',
+      rules: [
+        { group: '', resources: ['pods'], verbs: ['create', 'get', 'delete'], why: 'the one-off check pod: create it, wait for it to end, delete it' },
+        { group: '', resources: ['pods/log'], verbs: ['get'], why: "the check's output, which is the pod's log" },
+      ],
+    },
+    optional: [{ group: '', resources: ['nodes'], verbs: ['get'], without: 'a node that does not exist shows only as a pod that never starts, until --timeout' }],
+  },
   prune: {
     clusterRole: 'prune',
     rules: [
@@ -106,9 +118,9 @@ export function permissionsHelp(program: ClusterProgram): string {
   // Rules with the same verbs read as one clause: "get, list, watch on nodes, …".
   const byVerbs = new Map<string, string[]>();
   for (const rule of rules) byVerbs.set(rule.verbs.join(', '), [...(byVerbs.get(rule.verbs.join(', ')) ?? []), ...qualified(rule)]);
-  const needs = [...byVerbs].map(([verbs, resources]) => `${verbs} on ${resources.join(', ')}`).join('; ');
-  const extra = optional.map((rule) => `; optional: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} (without it ${rule.without})`).join('');
-  const namespace = namespaced ? namespaced.rules.map((rule) => `; ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} in namespace ${namespaced.namespace}`).join('') : '';
-  const conditional = withValue ? withValue.rules.map((rule) => `; with ${withValue.set}: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')}`).join('') : '';
-  return `Permissions (RBAC): ${needs}${namespace}${conditional}${extra}.`;
+  const needs = [...byVerbs].map(([verbs, resources]) => `${verbs} on ${resources.join(', ')}`);
+  const namespace = (namespaced?.rules ?? []).map((rule) => `${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} in namespace ${namespaced?.namespace}`);
+  const conditional = (withValue?.rules ?? []).map((rule) => `with ${withValue?.set}: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')}`);
+  const extra = optional.map((rule) => `optional: ${rule.verbs.join(', ')} on ${qualified(rule).join(', ')} (without it ${rule.without})`);
+  return `Permissions (RBAC): ${[...needs, ...namespace, ...conditional, ...extra].join('; ')}.`;
 }

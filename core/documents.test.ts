@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,10 +12,13 @@ import {
   summaryResponseSchema,
 } from '../aggregator/documents/api.ts';
 import { gateResultDocumentSchema } from '../aggregator/documents/gate.ts';
+import { gateErrorDocumentSchema } from '../aggregator/documents/gate-error.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
 import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
 import { runCli } from '../test/lab/cli.ts';
+import { writeKubeconfig } from '../test/lab/controlplane/kubeconfig.ts';
+import { closedPort } from '../test/lab/controlplane/ports.ts';
 import { DOCUMENT_API_VERSION, DOCUMENT_KINDS, type DocumentKind } from './documents.ts';
 import { PACKAGE_ROOT } from './package-info.ts';
 
@@ -41,10 +45,16 @@ const inject = (app: typeof synced, url: string, method: 'GET' | 'POST' | 'DELET
   const response = await app.inject({ url, method });
   return { status: response.statusCode, body: response.body };
 };
-const cli = (args: string[]) => async () => {
-  const outcome = await runCli(args);
+const cli = (args: string[] | (() => Promise<string[]>)) => async () => {
+  const outcome = await runCli(Array.isArray(args) ? args : await args());
   return { status: outcome.code, body: outcome.stdout };
 };
+
+/** A kubeconfig whose API server is a loopback port nothing listens on. */
+async function unreachableKubeconfig(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'documents-'));
+  return writeKubeconfig(path.join(dir, 'kubeconfig'), `https://127.0.0.1:${await closedPort()}`, path.join(dir, 'no-ca.crt'), { token: 'unused' });
+}
 
 const ROWS: Row[] = [
   { what: 'GET /api/v1/gate', kind: DOCUMENT_KINDS.apiGate, status: 200, schema: gateResponseSchema, get: inject(synced, '/api/v1/gate') },
@@ -61,6 +71,13 @@ const ROWS: Row[] = [
   ),
   { what: 'virtgate tuple --json', kind: DOCUMENT_KINDS.tuple, status: 1, get: cli(['tuple', '--kubevirt', '1.7', '--kubernetes', '1.36', '--calendar-date', '2026-12-02', '--json']) },
   { what: 'virtgate check --json', kind: DOCUMENT_KINDS.check, get: cli(['check', '--json', '--no-vhv']) },
+  {
+    what: 'virtgate gate --json, API server unreachable',
+    kind: DOCUMENT_KINDS.gateError,
+    status: 4,
+    schema: gateErrorDocumentSchema,
+    get: cli(async () => ['gate', '--json', '--kubeconfig', await unreachableKubeconfig(), '--request-timeout', '2s']),
+  },
 ];
 
 /** `virtgate gate --json` needs a cluster: test/integration/aggregator-outputs.test.ts parses it with gateResultDocumentSchema. */

@@ -19,6 +19,8 @@ export const DOCUMENT_KINDS = {
   check: 'CheckResult',
   /** `virtgate gate --json` */
   gate: 'GateResult',
+  /** `virtgate gate --json` when the cluster cannot be read (exit 4). */
+  gateError: 'GateError',
   /** `virtgate tuple --json` */
   tuple: 'TupleResult',
   /** GET /api/v1/gate: the gate result with the aggregator's own state. */

@@ -89,7 +89,7 @@ function subcommandOf(command: DocumentedCommand): CommandName | undefined {
 function expectedExits(command: DocumentedCommand, name: CommandName | undefined): { codes: number[]; why: string } {
   if (command.args.some((arg) => ['--help', '-h', '--version', '-V'].includes(arg))) return { codes: [EXIT.ok], why: 'help or version' };
   // A cluster command's output shows a real cluster; here the cluster cannot be read.
-  if (name === 'gate' || name === 'prune') return { codes: [EXIT.cluster], why: 'the cluster cannot be read (closed port)' };
+  if (name === 'gate' || name === 'prune' || (name === 'check' && command.args.includes('--node'))) return { codes: [EXIT.cluster], why: 'the cluster cannot be read (closed port)' };
   if (command.shownExit !== undefined) return { codes: [command.shownExit], why: 'the exit its output shows' };
   if (name === undefined) return { codes: [EXIT.ok], why: 'no command' };
   // A result, never a usage error: every documented code of the command but 2 (and 4).

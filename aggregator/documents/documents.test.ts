@@ -9,6 +9,7 @@ import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import { aggregatorStatusSchema } from './aggregator-status.ts';
 import { errorResponseSchema, nodeResponseSchema, nodesQuerySchema } from './api.ts';
 import { gateCheckSchema, gateResultDocumentSchema, gateResultSchema, observedVersionSchema, tupleResultSchema } from './gate.ts';
+import { gateErrorDocumentSchema, gateErrorReason } from './gate-error.ts';
 import { jsonSchema } from './json-schema.ts';
 import { type NodeReadiness, nodeReadinessSchema } from './readiness.ts';
 
@@ -79,6 +80,16 @@ describe('the aggregator documents', () => {
     expect(tupleResultSchema.parse(result)).toEqual(result);
     const [first, ...rest] = result.checks;
     expect(tupleResultSchema.safeParse({ ...result, checks: [{ ...first, id: 'nodes.min-ready' }, ...rest] }).success).toBe(false);
+  });
+
+  it('describe the gate error document, and name the reason of each HTTP status', () => {
+    const document = { ...TYPE_META, kind: 'GateError', error: { reason: 'Forbidden', httpStatus: 403, message: 'not allowed to list nodes (HTTP 403)' }, exitCode: 4 };
+    expect(gateErrorDocumentSchema.parse(document)).toEqual(document);
+    expect(gateErrorDocumentSchema.safeParse({ ...document, error: { reason: 'Unreachable', httpStatus: null, message: 'refused' } }).success).toBe(true);
+    expect(gateErrorDocumentSchema.safeParse({ ...document, exitCode: 1 }).success).toBe(false);
+    expect(gateErrorDocumentSchema.safeParse({ ...document, error: { ...document.error, reason: 'Teapot' } }).success).toBe(false);
+    expect(gateErrorDocumentSchema.safeParse({ ...document, kind: 'Error' }).success).toBe(false);
+    expect([0, 401, 403, 429, 500, 503, 400, 409].map(gateErrorReason)).toEqual(['Unreachable', 'Unauthorized', 'Forbidden', 'Throttled', 'ServerError', 'ServerError', 'ApiError', 'ApiError']);
   });
 
   it('serialise evidence as free JSON in the JSON Schema, and everything else member by member', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DOCUMENT_API_VERSION } from '../../core/documents.ts';
 import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './api.ts';
 import { evidenceSchema, gateResultDocumentSchema } from './gate.ts';
+import { gateErrorDocumentSchema } from './gate-error.ts';
 
 /**
  * A JSON Schema (draft-07, which fastify's serializer speaks) for a document. Evidence becomes a
@@ -24,6 +25,7 @@ export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 /** The documents published for API users in docs/api/ (`npm run generate:api`), one file each. */
 export const PUBLISHED_DOCUMENTS = [
   { file: 'gate-result.schema.json', title: '`virtgate gate --json`', schema: gateResultDocumentSchema },
+  { file: 'gate-error.schema.json', title: '`virtgate gate --json` when the cluster cannot be read (exit 4)', schema: gateErrorDocumentSchema },
   { file: 'gate-response.schema.json', title: 'GET /api/v1/gate', schema: gateResponseSchema },
   { file: 'summary-response.schema.json', title: 'GET /api/v1/summary', schema: summaryResponseSchema },
   { file: 'nodes-response.schema.json', title: 'GET /api/v1/nodes', schema: nodesResponseSchema },

@@ -263,7 +263,7 @@ describe('virtgate check: help and output', () => {
     for (const flag of ['--host-root', '--json', '--allow-emulation', '--min-kernel', '--vhv-output', '--no-vhv', '--vhv-command', '--vhv-timeout']) {
       expect(outcome.stdout).toContain(flag);
     }
-    expect(outcome.stdout).toContain('Exit codes: 0 ready, 1 not ready (the report says why), 2 bad input (flags, files) or an internal error. Errors are one line on stderr starting "virtgate:".');
+    expect(outcome.stdout).toContain('Exit codes: 0 ready, 1 not ready (the report says why), 2 bad input (flags, files) or an internal error, 4 with --node: the cluster could not be reached or read, or the check pod did not finish within --timeout (retry). Errors are one line on stderr starting "virtgate:".');
     expect(outcome.stdout).not.toContain('--device-numbers');
   });
 

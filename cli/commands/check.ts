@@ -13,6 +13,7 @@ import { renderCheckTable } from '../render/check-table.ts';
 import { type CheckSettings, checkSettings } from '../settings/check.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { exitCodesHelp } from '../exit-codes.ts';
+import { addCheckNodeOptions, isCheckOnNode } from '../check-node/hook.ts';
 import { EXIT, toUsageError, UsageError } from '../usage-error.ts';
 
 /** The `--json` document (`kind: CheckResult`). Its schema is documented in the README and docs/check.md. */
@@ -26,7 +27,7 @@ export interface CheckReport extends TypeMeta<typeof DOCUMENT_KINDS.check>, Verd
 }
 
 export function checkCommand(): Command {
-  return addSettings(new Command('check'), checkSettings)
+  return addCheckNodeOptions(addSettings(new Command('check'), checkSettings))
     .description('validate this machine (or a host root) for KubeVirt VMs, like virt-host-validate but stricter')
     .addHelpText(
       'after',
@@ -39,6 +40,7 @@ export function checkCommand(): Command {
 }
 
 async function runCheck(flags: Record<string, unknown>): Promise<number> {
+  if (isCheckOnNode(flags)) return (await import('../check-node/run.ts')).runCheckOnNode(flags);
   let settings: CheckSettings;
   try {
     settings = configOf(checkSettings, flags);

@@ -9,6 +9,7 @@ export const GATE_SETTINGS = {
   kubeconfig: clientKubeconfigSetting,
   context: contextSetting,
   json: jsonSetting('print the gate report as JSON'),
+  junit: setting({ flag: '--junit <file>', help: 'also write the gate report to this file as JUnit XML, for CI systems', schema: z.string().min(1).optional() }),
   ...pick(AGGREGATOR_SETTINGS, ['versionsFile', 'prefix', 'staleAfterSeconds', 'minReady', 'eolWarnDays', 'dataMaxAgeDays', 'requestTimeoutSeconds', 'calendarDate']),
   now: setting({ flag: '--now <time>', help: 'testing only: evaluate as of this time', schema: z.date().optional(), parse: instant, hidden: true }),
 };

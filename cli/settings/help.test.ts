@@ -14,6 +14,7 @@ import { checkCommand } from '../commands/check.ts';
 import { gateCommand } from '../commands/gate.ts';
 import { pruneCommand } from '../commands/prune.ts';
 import { tupleCommand } from '../commands/tuple.ts';
+import { CHECK_NODE_SETTINGS } from '../check-node/settings.ts';
 import { CHECK_SETTINGS } from './check.ts';
 import { GATE_SETTINGS } from './gate.ts';
 import { PRUNE_SETTINGS } from './prune.ts';
@@ -24,7 +25,8 @@ const PROGRAMS: [string, () => Command, SettingsTable][] = [
   ['aggregator', aggregatorCommand, AGGREGATOR_SETTINGS],
   ['gate', gateCommand, GATE_SETTINGS],
   ['prune', pruneCommand, PRUNE_SETTINGS],
-  ['check', checkCommand, CHECK_SETTINGS],
+  // `check --node`'s flags follow check's own.
+  ['check', checkCommand, { ...CHECK_SETTINGS, ...CHECK_NODE_SETTINGS }],
   ['tuple', tupleCommand, TUPLE_SETTINGS],
 ];
 
