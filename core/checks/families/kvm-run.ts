@@ -49,7 +49,8 @@ async function reasonNotToRun({ hostRoot, devices, kvmRun }: ProbeContext): Prom
 async function openFails(devicePath: string): Promise<GuestRun | undefined> {
   const started = performance.now();
   try {
-    await (await open(devicePath, constants.O_RDWR | constants.O_CLOEXEC)).close();
+    // O_RDWR as the child opens it (libuv adds O_CLOEXEC to every open).
+    await (await open(devicePath, constants.O_RDWR)).close();
     return undefined;
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
