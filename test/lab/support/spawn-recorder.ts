@@ -24,10 +24,12 @@ interface SpawnOptions {
   args?: unknown;
 }
 
-const asyncSpawn = ChildProcess.prototype.spawn;
-ChildProcess.prototype.spawn = function recordedSpawn(this: ChildProcess, options: SpawnOptions) {
+// An internal method, not in Node.js's types: every asynchronous start calls it on a new ChildProcess.
+const prototype = ChildProcess.prototype as unknown as { spawn: (this: ChildProcess, options: SpawnOptions) => unknown };
+const asyncSpawn = prototype.spawn;
+prototype.spawn = function recordedSpawn(this: ChildProcess, options: SpawnOptions) {
   record('async', options);
-  return asyncSpawn.call(this, options as Parameters<typeof asyncSpawn>[0]);
+  return asyncSpawn.call(this, options);
 };
 
 // The synchronous spawns call this binding directly, not ChildProcess.
