@@ -5,7 +5,6 @@
  *
  * x86-64 only: real mode, code at guest-physical 0x1000, one 4 KiB page of memory.
  */
-import { enableCompileCache } from 'node:module';
 import { constants } from 'node:os';
 import { GUEST_PORT, type GuestChildConfig, type GuestChildSummary, type GuestStep, type StepRecord } from './guest-steps.ts';
 
@@ -32,9 +31,6 @@ const MAP_PRIVATE_ANONYMOUS = 0x22;
 const MAP_FAILED = 0xffffffffffffffffn;
 const GUEST_ADDRESS = 0x1000;
 const GUEST_MEMORY = 0x1000;
-
-// Before koffi loads: its JavaScript compiled once, kept between runs, as the bin does for itself.
-enableCompileCache();
 
 const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, value]) => [value, name]));
 const errnoName = (value: number): string => ERRNO_NAMES.get(value) ?? `errno ${value}`;
