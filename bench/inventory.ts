@@ -28,7 +28,7 @@ export async function inventoryBench(runs = 10): Promise<BenchRow[]> {
   }
   const of = (key: keyof Omit<OnceResult, 'collected'>) => median(results.map((result) => result[key]));
   return [
-    { section, figure: 'load core/inventory (systeminformation and zod), median', value: of('loadMs'), unit: 'ms' },
+    { section, figure: 'load core/inventory (zod; systeminformation only for an arm64 CPU name), median', value: of('loadMs'), unit: 'ms' },
     { section, figure: 'collect system, CPU and memory, median', value: of('collectMs'), unit: 'ms', target: { text: '≤ 1 s (once, before serving)', met: (v) => v <= 1000 } },
     { section, figure: 'RSS added (load + collect), median', value: of('rssDeltaMiB'), unit: 'MiB', target: { text: '≤ 32 MiB', met: (v) => v <= 32 } },
     { section, figure: 'longest event-loop block, median', value: of('maxBlockedMs'), unit: 'ms' },

@@ -6,6 +6,7 @@ import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
 import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
+import { checkStartupBench } from './check-startup.ts';
 import { kvmRunBench } from './kvm-run.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
@@ -25,6 +26,10 @@ log(`machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed
 if (wanted('probe')) {
   log('probe cycle and whole command…');
   rows.push(...(await probeCycleBench()));
+}
+if (wanted('probe') || wanted('startup')) {
+  log('check start-up: virtgate check --no-vhv --json against node -e 0, paired…');
+  rows.push(...(await checkStartupBench()));
 }
 if (wanted('inventory')) {
   log('inventory: systeminformation in 10 fresh processes…');

@@ -54,3 +54,31 @@ describe('the virtgate bin on an older Node.js', () => {
     expect(outcome.stderr.split('\n')).toHaveLength(2);
   });
 });
+
+describe('virtgate check from the bundle (dist/bundle/check.js, what the built bin loads for check)', () => {
+  it('reports exactly what the sources report on fixture hosts, table and JSON, with the same exit code', async () => {
+    await access(path.join(root, 'dist/bundle/check.js')).catch(() => {
+      throw new Error('dist/bundle/check.js is missing: run `npm run build` (npm test does it first) before the tests');
+    });
+    const { buildHost } = await import('../test/lab/hosts/build-host.ts');
+    const { tempDir } = await import('../test/lab/hosts/paths.ts');
+    const { dir, remove } = await tempDir('bin-bundle');
+    try {
+      for (const profile of ['intel-metal', 'no-vmx', 'kvm-enodev'] as const) {
+        const host = await buildHost(path.join(dir, profile), profile);
+        for (const format of [['--json'], []]) {
+          const args = ['check', '--no-vhv', ...format, ...host.cliArgs];
+          const run = (main: string) => promisify(execFile)(process.execPath, [path.join(root, main), ...args], { cwd: root }).then(
+            ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+            (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+          );
+          const [sources, bundle] = await Promise.all([run('cli/main.ts'), run('dist/cli/main.js')]);
+          expect(bundle, `${profile} ${format.join(' ')}`).toEqual(sources);
+          expect(sources.stdout.length).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await remove();
+    }
+  });
+});

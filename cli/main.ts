@@ -7,5 +7,17 @@ if (major < REQUIRED_MAJOR) {
   process.stderr.write(`virtgate: needs Node.js ${REQUIRED_MAJOR} or newer; this is Node.js ${process.versions.node} (${process.execPath}). Install Node.js ${REQUIRED_MAJOR} (scripts/node24.sh does it) and run again.\n`);
   process.exitCode = 2;
 } else {
-  await (await import('./program.ts')).main(process.argv);
+  let program: { main: (argv: string[]) => Promise<void> } | undefined;
+  if (process.argv[2] === 'check') {
+    // A command run by hand and in loops: V8's compiled code kept between runs (in the system's
+    // temporary directory; unavailable, it only starts slower), and `check` from one bundled file
+    // when the build made it (scripts/bundle.ts). Not for the agent and the aggregator, whose
+    // containers should not grow a cache directory, nor its pages their working set.
+    const { enableCompileCache } = await import('node:module');
+    enableCompileCache();
+    const bundle = new URL('../bundle/check.js', import.meta.url);
+    const { existsSync } = await import('node:fs');
+    if (existsSync(bundle)) program = await import(bundle.href);
+  }
+  await (program ?? (await import('./program.ts'))).main(process.argv);
 }

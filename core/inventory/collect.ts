@@ -1,38 +1,85 @@
-import si from 'systeminformation';
+import { readdir } from 'node:fs/promises';
+import { readHostFile } from '../checks/host/files.ts';
+import { brandOf, memoryTotalOf, readCpuinfo, systemOf, topologyOf } from './from-files.ts';
 import { type Inventory, inventorySchema, notCollected } from './schema.ts';
 
 const clean = (value: unknown): string => (typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 128) : '');
 
+const textOf = async (root: string, relative: string): Promise<string | undefined> => {
+  const read = await readHostFile(root, relative, 1024 * 1024 * 4);
+  return read.state === 'ok' ? read.text : undefined;
+};
+
+/** Sockets and cores from sysfs, one directory per logical CPU: for cpuinfo without `physical id` (arm64). */
+async function sysfsTopology(root: string): Promise<ReturnType<typeof topologyOf> | undefined> {
+  const names = await readdir(`${root}/sys/devices/system/cpu`).catch(() => [] as string[]);
+  const cpus = await Promise.all(
+    names
+      .filter((name) => /^cpu\d+$/.test(name))
+      .map(async (name) => ({
+        packageId: (await textOf(root, `sys/devices/system/cpu/${name}/topology/physical_package_id`))?.trim(),
+        coreId: (await textOf(root, `sys/devices/system/cpu/${name}/topology/core_id`))?.trim(),
+      })),
+  );
+  const known = cpus.filter((cpu): cpu is { packageId: string; coreId: string } => cpu.packageId !== undefined && cpu.coreId !== undefined);
+  return known.length > 0 ? topologyOf(known) : undefined;
+}
+
 /**
- * The inventory of the machine this process runs on, read by `systeminformation` from its /proc
- * and /sys (a container shares its node's kernel, so the agent describes its node). Some of the
- * library's calls run synchronous code: call this once, before serving, not on every probe.
- * Never throws: a failure is an inventory that says it was not collected, and why.
+ * The CPU's name where cpuinfo has none (arm64: only implementer and part numbers): lscpu's
+ * table of names, through systeminformation, loaded only then.
  */
-export async function collectInventory(timeoutMs = 10_000): Promise<Inventory> {
+async function brandFromLibrary(): Promise<{ brand: string; baseSpeedGHz?: number }> {
+  const cpu = await (await import('systeminformation')).default.cpu();
+  return { brand: [cpu.manufacturer, cpu.brand].filter(Boolean).join(' '), ...(cpu.speed > 0 ? { baseSpeedGHz: cpu.speed } : {}) };
+}
+
+/** The inventory from the files the kernel exposes under `root`: cpuinfo, meminfo, DMI, the device tree, sysfs topology. */
+async function readInventory(root: string): Promise<Inventory> {
+  const [cpuinfoText, meminfo, vendor, product, deviceTreeModel] = await Promise.all([
+    textOf(root, 'proc/cpuinfo'),
+    textOf(root, 'proc/meminfo'),
+    textOf(root, 'sys/class/dmi/id/sys_vendor'),
+    textOf(root, 'sys/class/dmi/id/product_name'),
+    textOf(root, 'proc/device-tree/model'),
+  ]);
+  if (cpuinfoText === undefined) throw new Error('proc/cpuinfo cannot be read');
+  if (meminfo === undefined) throw new Error('proc/meminfo cannot be read');
+  const cpuinfo = readCpuinfo(cpuinfoText);
+  const topology = cpuinfo.hasTopology ? cpuinfo : ((await sysfsTopology(root)) ?? cpuinfo);
+  const { brand, baseSpeedGHz } = cpuinfo.modelName ? brandOf(cpuinfo.modelName) : await brandFromLibrary();
+  const system = systemOf({ vendor, product }, deviceTreeModel, cpuinfo.hypervisor);
+  return inventorySchema.parse({
+    collected: true,
+    system: { manufacturer: clean(system.manufacturer), model: clean(system.model) },
+    cpu: {
+      brand: clean(brand),
+      sockets: topology.sockets,
+      cores: topology.cores,
+      threads: topology.threads,
+      ...(baseSpeedGHz !== undefined ? { baseSpeedGHz } : {}),
+    },
+    memoryTotalBytes: memoryTotalOf(meminfo),
+  });
+}
+
+/**
+ * The inventory of the machine whose /proc and /sys are under `root` (`/`: the machine this
+ * process runs on; a container shares its node's kernel, so the agent describes its node). Read
+ * from the kernel's files, without helper commands; bounded in time all the same, since the
+ * library fallback may run some. Never throws: a failure is an inventory that says it was not
+ * collected, and why.
+ */
+export async function collectInventory(timeoutMs = 10_000, root = '/'): Promise<Inventory> {
   let timer: NodeJS.Timeout | undefined;
-  // The library runs helper commands (lscpu, dmidecode); a hung one must not hold the agent's start.
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
   });
   try {
-    const [system, cpu, memory] = await Promise.race([Promise.all([si.system(), si.cpu(), si.mem()]), timeout]);
-    const inventory = inventorySchema.parse({
-      collected: true,
-      system: { manufacturer: clean(system.manufacturer), model: clean(system.model) },
-      cpu: {
-        brand: clean([cpu.manufacturer, cpu.brand].filter(Boolean).join(' ')),
-        sockets: cpu.processors,
-        cores: cpu.physicalCores,
-        threads: cpu.cores,
-        ...(cpu.speed > 0 ? { baseSpeedGHz: cpu.speed } : {}),
-      },
-      memoryTotalBytes: memory.total,
-    });
-    return inventory;
+    return await Promise.race([readInventory(root), timeout]);
   } catch (error) {
-    return notCollected(`systeminformation could not read the machine: ${error instanceof Error ? error.message : String(error)}`);
+    return notCollected(`the machine could not be read: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(timer);
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The hardware inventory: what the machine is, from `systeminformation`. It describes the machine
+ * The hardware inventory: what the machine is, from the kernel's files (collect.ts). It describes the machine
  * virtgate runs on and never decides a verdict. One flat object (not a union) so that the
  * NodeValidation CRD generated from it stays a plain structural schema.
  */

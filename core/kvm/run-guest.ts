@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { GUEST_CODE_HEX, GUEST_STEPS, type GuestChildConfig, type GuestChildSummary, type GuestStep, type StepRecord } from './guest-steps.ts';
 
 /** How long the guest may take: a working KVM halts it in milliseconds; Node's start is most of this. */
@@ -60,6 +59,8 @@ export async function runGuest(options: GuestRunOptions): Promise<GuestRun> {
     ffiModule: options.ffiModule ?? 'koffi',
   };
   const started = performance.now();
+  // Loaded here, not at start: a host whose /dev/kvm does not open never starts the child.
+  const { execa } = await import('execa');
   const child = await execa(process.execPath, [options.childScript ?? CHILD_SCRIPT, JSON.stringify(config)], {
     reject: false,
     timeout: boundMs,

@@ -1,5 +1,5 @@
 import ms, { type StringValue } from 'ms';
-import semver from 'semver';
+import semverCoerce from 'semver/functions/coerce.js';
 import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../checks/host/device-numbers.ts';
 
 /** Parsers of setting text: each rejects a bad value with a message that says what is expected. */
@@ -17,7 +17,7 @@ export function port(value: string): number {
 
 /** A kernel or Kubernetes style major.minor such as `4.18`. */
 export function majorMinor(value: string): string {
-  if (!/^\d+\.\d+$/.test(value) || !semver.coerce(value)) throw new Error('expected MAJOR.MINOR, for example 4.18.');
+  if (!/^\d+\.\d+$/.test(value) || !semverCoerce(value)) throw new Error('expected MAJOR.MINOR, for example 4.18.');
   return value;
 }
 

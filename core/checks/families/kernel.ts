@@ -1,4 +1,7 @@
-import semver from 'semver';
+// The three functions, not the package: its index builds every range and comparator at load.
+import semverCoerce from 'semver/functions/coerce.js';
+import semverGte from 'semver/functions/gte.js';
+import semverLt from 'semver/functions/lt.js';
 import { isEnterpriseLinuxKernel } from '../host/enterprise-linux.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
@@ -30,12 +33,12 @@ async function probeKernelRelease(hostRoot: string): Promise<Observation<string>
 function evaluateKernelVersion(release: Observation<string>, minKernel: string): CheckResultOf<KernelCheckId> {
   const id = 'kernel.version';
   if (release.state === 'unknown') return { id, status: 'error', message: release.reason };
-  const version = semver.coerce(release.value);
-  const minimum = semver.coerce(minKernel);
+  const version = semverCoerce(release.value);
+  const minimum = semverCoerce(minKernel);
   if (!version || !minimum) return { id, status: 'error', message: `cannot read a version from kernel release ${release.value}` };
   const elKernel = isEnterpriseLinuxKernel(release.value);
   const observed = { release: release.value, enterpriseLinuxKernel: elKernel };
-  if (semver.lt(version, minimum)) {
+  if (semverLt(version, minimum)) {
     return {
       id,
       status: 'fail',
@@ -45,7 +48,7 @@ function evaluateKernelVersion(release: Observation<string>, minKernel: string):
     };
   }
   const issues = KERNEL_ISSUES.filter(
-    (issue) => semver.gte(version, semver.coerce(issue.fromKernel) ?? '0.0.0') && !(issue.nonElKernelOnly && elKernel),
+    (issue) => semverGte(version, semverCoerce(issue.fromKernel) ?? '0.0.0') && !(issue.nonElKernelOnly && elKernel),
   );
   if (issues.length > 0) {
     return {

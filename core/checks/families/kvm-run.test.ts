@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { evaluateKvmRun, type KvmRunFacts } from './kvm-run.ts';
 import type { Observation } from '../observation.ts';
 import { DEFAULT_POLICY } from '../policy.ts';
 import { probeHost } from '../probe-host.ts';
+import { unservedMiscMinor } from '../../../test/lab/hosts/misc-devices.ts';
 
 const run = promisify(execFile);
 
@@ -99,6 +101,25 @@ except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.e
     expect(facts.kvmRun).toMatchObject({ state: 'ran', devicePath: node });
     if (reading.step === null) expect(facts.kvmRun).toMatchObject({ outcome: 'halted' });
     else expect(facts.kvmRun).toMatchObject({ outcome: 'failed', failedStep: reading.step, errno: reading.errno });
+  });
+
+  it('starts no child when the device does not open: the run ends at open with the errno the kernel gave, as dev.kvm reads it', async () => {
+    const host = await buildHost(path.join(dir, 'no-kvm'), 'intel-metal');
+    // A child script that leaves a mark: if the runner were started, the mark would exist.
+    const mark = path.join(dir, 'child-started');
+    const child = path.join(dir, 'marking-child.mjs');
+    await writeFile(child, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(mark)}, 'started');\n`);
+    const driverless = path.join(dir, 'driverless-kvm');
+    await run('mknod', ['-m', '0666', driverless, 'c', '10', String(unservedMiscMinor())]);
+    for (const [devicePath, errno] of [[path.join(dir, 'absent-kvm'), 'ENOENT'], [driverless, 'ENODEV']] as const) {
+      const facts = await probeHost(host.root, host.devices, { enabled: true, devicePath, childScript: child });
+      expect(facts.kvmRun).toMatchObject({ state: 'ran', devicePath, outcome: 'failed', failedStep: 'open', errno, steps: [{ step: 'open', ok: false, errno }] });
+      expect(evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY).checks.find((c) => c.id === 'kvm.run')).toMatchObject({ status: 'fail', message: `the tiny KVM guest failed at open: ${errno}` });
+    }
+    await expect(access(mark)).rejects.toMatchObject({ code: 'ENOENT' });
+    // The same child script is started, and leaves its mark, when the device opens: the mark can tell.
+    await probeHost(host.root, host.devices, { enabled: true, devicePath: '/dev/null', childScript: child });
+    await expect(access(mark)).resolves.toBeUndefined();
   });
 
   it('a failing run makes a hardware host not ready, and never changes its tier', async () => {

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { execa } from 'execa';
 import type { JsonObject } from '../../json.ts';
 import type { CheckFamily } from '../family.ts';
 import { errnoCode, readHostFile } from '../host/files.ts';
@@ -46,6 +45,8 @@ const MAX_OUTPUT_BYTES = 1024 * 1024;
  */
 export async function runVirtHostValidate(options: VhvRunOptions = DEFAULT_VHV_OPTIONS): Promise<VhvFacts> {
   const { command, timeoutSeconds } = options;
+  // Loaded here, not at start: `virtgate check --no-vhv` starts no process and need not load it.
+  const { execa } = await import('execa');
   const result = await execa(command, ['qemu'], {
     env: { LC_ALL: 'C', LANG: 'C' },
     stdin: 'ignore',

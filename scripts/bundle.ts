@@ -1,0 +1,80 @@
+/**
+ * `npm run build`'s last step: `virtgate check` as one ESM file, dist/bundle/check.js, which the
+ * bin (cli/main.ts) loads for `check` when it exists; the other commands keep running from the
+ * tsc output in dist/ (the agent and the aggregator images, gate, prune, tuple). Resolving and
+ * loading one file instead of ~150 modules is most of `virtgate check`'s start-up; the bin's
+ * module compile cache does the rest. Beside it, dist/bundle/guest-child.js: kvm.run's child,
+ * found beside the code that starts it (core/kvm/run-guest.ts).
+ */
+import path from 'node:path';
+import { build, type Plugin } from 'rolldown';
+import { PACKAGE_ROOT } from '../core/package-info.ts';
+
+export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
+
+/**
+ * The program's other subcommands are never loaded by the bundle (the bin sends only `check`
+ * here); they stay out of it, as imports of their compiled files, so the file holds only what
+ * `check` runs.
+ */
+const otherCommandsFromDist: Plugin = {
+  name: 'virtgate-other-commands-from-dist',
+  resolveId(source, importer) {
+    const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune)\.ts$/.exec(source);
+    if (!match || !importer?.endsWith(path.join('cli', 'program.ts'))) return null;
+    return { id: `../cli/commands/${match[1]}.js`, external: true };
+  },
+};
+
+/**
+ * Node's built-in modules through `process.getBuiltinModule` instead of `import`: an ESM import
+ * of a built-in builds a facade that reads every export, and node:fs's getters then load the
+ * whole streams stack. Rewrites the chunk's own top-level import lines; any other form stays an
+ * import, which is as correct, only slower.
+ */
+const builtinsWithoutFacades: Plugin = {
+  name: 'virtgate-builtins-without-facades',
+  renderChunk(code) {
+    const IMPORT = /^import (?:([\w$]+)(?:, )?)?(?:\{([^}]*)\})? ?from "(node:[\w/]+)";$/gm;
+    return code.replace(IMPORT, (_line, name: string | undefined, named: string | undefined, specifier: string) => {
+      const module = `process.getBuiltinModule(${JSON.stringify(specifier)})`;
+      const bindings = (named ?? '')
+        .split(',')
+        .map((part) => part.trim().replace(/ as /, ': '))
+        .filter(Boolean);
+      if (name === undefined) return `const { ${bindings.join(', ')} } = ${module};`;
+      return bindings.length === 0 ? `const ${name} = ${module};` : `const ${name} = ${module}; const { ${bindings.join(', ')} } = ${name};`;
+    });
+  },
+};
+
+/**
+ * commander imports node:child_process for executable subcommands, which virtgate has none of;
+ * loading it (and the net and stream modules it needs) is a tenth of `check`'s start. Loaded when
+ * a subcommand would be spawned instead.
+ */
+const lazyChildProcessInCommander: Plugin = {
+  name: 'virtgate-lazy-child-process-in-commander',
+  transform(code, id) {
+    if (!id.includes(`${path.sep}commander${path.sep}`) || !code.includes("import childProcess from 'node:child_process';")) return null;
+    return code.replace("import childProcess from 'node:child_process';", "const childProcess = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };");
+  },
+};
+
+async function bundle(input: string, file: string, plugins: Plugin[] = []): Promise<void> {
+  await build({
+    input: path.join(PACKAGE_ROOT, input),
+    platform: 'node',
+    // koffi is a native module, loaded by path at run time: it stays in node_modules. execa and
+    // systeminformation are imported only when a process is started (virt-host-validate, the
+    // tiny guest, lscpu for an arm64 CPU's name): from node_modules then, so that `check`
+    // without them reads and compiles a fifth of the code.
+    external: ['koffi', 'execa', 'systeminformation'],
+    plugins,
+    logLevel: 'warn',
+    output: { file: path.join(BUNDLE_DIR, file), format: 'esm', codeSplitting: false, minify: false, comments: { legal: true, annotation: false, jsdoc: false } },
+  });
+}
+
+await bundle('cli/program.ts', 'check.js', [otherCommandsFromDist, lazyChildProcessInCommander, builtinsWithoutFacades]);
+await bundle('core/kvm/guest-child.ts', 'guest-child.js');
