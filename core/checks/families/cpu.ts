@@ -4,7 +4,8 @@ import type { Observation } from '../observation.ts';
 import { type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
 import type { CheckResultOf } from '../result.ts';
 import { hardwareVirtualizationRemedy } from '../host/virtualization-remedy.ts';
-import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
+import { classifyPlatform } from '../host/platform-class.ts';
+import type { PlatformFamilyFacts } from './platform.ts';
 
 /** Hardware virtualization in the CPU, from proc/cpuinfo. */
 const IDS = ['cpu.virtualization'] as const;

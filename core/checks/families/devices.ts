@@ -8,7 +8,8 @@ import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
 import { kvmDriverRemedy, lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
-import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
+import { classifyPlatform } from '../host/platform-class.ts';
+import type { PlatformFamilyFacts } from './platform.ts';
 
 /** The device nodes KubeVirt needs: /dev/kvm, /dev/net/tun and /dev/vhost-net, opened for real. */
 const IDS = ['dev.kvm', 'dev.tun', 'dev.vhost-net'] as const;

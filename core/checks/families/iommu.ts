@@ -3,7 +3,8 @@ import { describeRead, readHostDir } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
-import { classifyPlatform, type PlatformFamilyFacts } from './platform.ts';
+import { classifyPlatform } from '../host/platform-class.ts';
+import type { PlatformFamilyFacts } from './platform.ts';
 
 /** IOMMU groups and units: informational, only device passthrough needs them. */
 const IDS = ['iommu'] as const;

@@ -5,7 +5,8 @@ import { readHostDir, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CpuFacts } from '../host/parse/cpuinfo.ts';
 import { parseProcModules } from '../host/parse/proc-modules.ts';
-import { classifyPlatform, describePlatform, type PlatformFamilyFacts } from './platform.ts';
+import { classifyPlatform, describePlatform } from '../host/platform-class.ts';
+import type { PlatformFamilyFacts } from './platform.ts';
 import type { CheckResultOf } from '../result.ts';
 import { lacksHardwareVirtualization, vendorKvmModule } from '../host/virtualization-remedy.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Platform } from '../families/platform.ts';
+import type { Platform } from './platform-class.ts';
 import type { Observation } from '../observation.ts';
 import type { CpuFacts } from './parse/cpuinfo.ts';
 import { hardwareVirtualizationRemedy, kvmDriverRemedy, vendorKvmModule } from './virtualization-remedy.ts';

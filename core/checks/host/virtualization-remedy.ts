@@ -1,6 +1,6 @@
 import type { Observation } from '../observation.ts';
 import type { CpuFacts } from './parse/cpuinfo.ts';
-import type { Platform } from '../families/platform.ts';
+import type { Platform } from './platform-class.ts';
 
 /**
  * What to do when the CPU shows no VT-x/AMD-V, in the words that fit the machine: on bare metal
