@@ -82,3 +82,20 @@ describe('virtgate check from the bundle (dist/bundle/check.js, what the built b
     }
   });
 });
+
+describe('virtgate check --node from the built bin', () => {
+  it('reaches the same runner as the sources and reports its errors the same way (the cluster client is not in the bundle)', async () => {
+    const bundle = await readFile(path.join(root, 'dist/bundle/check.js'), 'utf8').catch(() => {
+      throw new Error('dist/bundle/check.js is missing: run `npm run build` (npm test does it first) before the tests');
+    });
+    expect(bundle).not.toMatch(/node_modules\/@kubernetes\/client-node\//);
+    const args = ['check', '--node', 'node-a', '--kubeconfig', path.join(root, 'no-such-kubeconfig'), '--no-vhv'];
+    const run = (main: string) => promisify(execFile)(process.execPath, [path.join(root, main), ...args], { cwd: root }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
+    const [sources, built] = await Promise.all([run('cli/main.ts'), run('dist/cli/main.js')]);
+    expect(sources.stderr).toMatch(/^virtgate: cannot load the kubeconfig: ENOENT/);
+    expect(built).toEqual(sources);
+  });
+});

@@ -8,16 +8,19 @@ if (major < REQUIRED_MAJOR) {
   process.exitCode = 2;
 } else {
   let program: { main: (argv: string[]) => Promise<void> } | undefined;
-  if (process.argv[2] === 'check') {
+  // `check --node` runs from dist/ like the cluster commands: its runner is compiled there, not
+  // bundled (scripts/bundle.ts), and one copy of each error class keeps `instanceof` true.
+  const onNode = process.argv.some((arg) => arg === '--node' || arg.startsWith('--node='));
+  if (process.argv[2] === 'check' && !onNode) {
     // A command run by hand and in loops: V8's compiled code kept between runs (in the system's
     // temporary directory; unavailable, it only starts slower), and `check` from one bundled file
     // when the build made it (scripts/bundle.ts). Not for the agent and the aggregator, whose
     // containers should not grow a cache directory, nor its pages their working set.
-    const { enableCompileCache } = await import('node:module');
-    enableCompileCache();
+    // Built-ins through getBuiltinModule: an ESM import of node:fs builds a facade whose getters
+    // load the whole streams stack (scripts/bundle.ts does the same inside the bundle).
+    process.getBuiltinModule('node:module').enableCompileCache();
     const bundle = new URL('../bundle/check.js', import.meta.url);
-    const { existsSync } = await import('node:fs');
-    if (existsSync(bundle)) program = await import(bundle.href);
+    if (process.getBuiltinModule('node:fs').existsSync(bundle)) program = await import(bundle.href);
   }
   await (program ?? (await import('./program.ts'))).main(process.argv);
 }

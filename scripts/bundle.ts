@@ -15,14 +15,16 @@ export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
 /**
  * The program's other subcommands are never loaded by the bundle (the bin sends only `check`
  * here); they stay out of it, as imports of their compiled files, so the file holds only what
- * `check` runs.
+ * `check` runs. So does `check --node`'s runner (@kubernetes/client-node, ten times the rest of
+ * the bundle): the bin runs `check --node` from dist/ (cli/main.ts).
  */
 const otherCommandsFromDist: Plugin = {
   name: 'virtgate-other-commands-from-dist',
   resolveId(source, importer) {
     const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune)\.ts$/.exec(source);
-    if (!match || !importer?.endsWith(path.join('cli', 'program.ts'))) return null;
-    return { id: `../cli/commands/${match[1]}.js`, external: true };
+    if (match && importer?.endsWith(path.join('cli', 'program.ts'))) return { id: `../cli/commands/${match[1]}.js`, external: true };
+    if (source === '../check-node/run.ts' && importer?.endsWith(path.join('cli', 'commands', 'check.ts'))) return { id: '../cli/check-node/run.js', external: true };
+    return null;
   },
 };
 
@@ -37,7 +39,8 @@ const builtinsWithoutFacades: Plugin = {
   renderChunk(code) {
     const IMPORT = /^import (?:([\w$]+)(?:, )?)?(?:\{([^}]*)\})? ?from "(node:[\w/]+)";$/gm;
     return code.replace(IMPORT, (_line, name: string | undefined, named: string | undefined, specifier: string) => {
-      const module = `process.getBuiltinModule(${JSON.stringify(specifier)})`;
+      // globalThis: a chunk whose own binding is named `process` (node:process imported) would shadow it.
+      const module = `globalThis.process.getBuiltinModule(${JSON.stringify(specifier)})`;
       const bindings = (named ?? '')
         .split(',')
         .map((part) => part.trim().replace(/ as /, ': '))

@@ -1,4 +1,5 @@
 import { access } from 'node:fs/promises';
+import './zod-one-shot.ts';
 import { Command } from 'commander';
 import { evaluate } from '../../core/checks/evaluate.ts';
 import { assertHostRoot, HostRootError, probeHost } from '../../core/checks/probe-host.ts';
