@@ -52,7 +52,20 @@ function firstLine(message: string): string {
   return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? message;
 }
 
+/**
+ * A reader that stops early (`virtgate check --help | head -1`) closes the pipe; the next write
+ * fails with EPIPE. Like standard tools, stop quietly and successfully instead of printing an
+ * unhandled 'error' event: nobody is left to read the rest.
+ */
+function exitQuietlyWhenTheReaderLeaves(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(EXIT.ok);
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  exitQuietlyWhenTheReaderLeaves();
   try {
     await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {
