@@ -67,7 +67,8 @@ export class Agent {
 
   /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
   async start(): Promise<{ port: number }> {
-    // systeminformation runs synchronous code: once, before the port listens, never per probe.
+    // The inventory (the kernel's files; on arm64 systeminformation for the CPU's name, which may
+    // run lscpu): once, before the port listens, never per probe.
     const inventory = await collectInventory();
     this.publisherSettings.inventory = inventory;
     if (!inventory.collected) this.log.warn({ decision: 'inventory' }, inventory.reason ?? 'inventory not collected');

@@ -1,5 +1,5 @@
 /**
- * One fresh process's cost of the hardware inventory: loading `systeminformation` and the one
+ * One fresh process's cost of the hardware inventory: loading core/inventory and the one
  * collection the agent makes at start. Prints one JSON line; bench/inventory.ts runs it several
  * times, so each measurement starts from a process that has not loaded the library yet.
  */

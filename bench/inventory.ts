@@ -15,15 +15,15 @@ interface OnceResult {
   collected: boolean;
 }
 
-/** The agent's one-time inventory cost (systeminformation), each run in a fresh process. */
+/** The agent's one-time inventory cost (the kernel's files under /proc and /sys), each run in a fresh process. */
 export async function inventoryBench(runs = 10): Promise<BenchRow[]> {
-  const section = 'inventory (systeminformation, once at agent start)';
+  const section = 'inventory (/proc and /sys, once at agent start)';
   const script = path.join(PACKAGE_ROOT, 'bench/inventory-once.ts');
   const results: OnceResult[] = [];
   for (let n = 0; n < runs; n += 1) {
     const { stdout } = await run(process.execPath, [script]);
     const result = JSON.parse(stdout) as OnceResult;
-    if (!result.collected) throw new Error('inventory bench: systeminformation collected nothing on this machine');
+    if (!result.collected) throw new Error('inventory bench: the inventory was not collected on this machine');
     results.push(result);
   }
   const of = (key: keyof Omit<OnceResult, 'collected'>) => median(results.map((result) => result[key]));

@@ -32,7 +32,7 @@ if (wanted('probe') || wanted('startup')) {
   rows.push(...(await checkStartupBench()));
 }
 if (wanted('inventory')) {
-  log('inventory: systeminformation in 10 fresh processes…');
+  log('inventory: once at agent start, in 10 fresh processes…');
   rows.push(...(await inventoryBench()));
 }
 

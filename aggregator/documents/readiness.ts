@@ -39,7 +39,7 @@ export const nodeReadinessSchema = z.strictObject({
   failingChecks: z.array(z.strictObject({ id: z.string(), status: z.enum(CHECK_STATUSES), message: z.string() })),
   /** How many other ready nodes can take this node's VMs by live migration (gate/migration.ts); null when it is not ready. */
   migrationTargets: z.number().int().nullable(),
-  /** The node's hardware inventory from its report (systeminformation); null when it has none. */
+  /** The node's hardware inventory from its report (the agent reads /proc and /sys); null when it has none. */
   inventory: inventorySchema.nullable(),
 });
 export type NodeReadiness = z.infer<typeof nodeReadinessSchema>;

@@ -23,7 +23,7 @@ export interface CheckReport extends TypeMeta<typeof DOCUMENT_KINDS.check>, Verd
   hostRoot: string;
   policy: { allowEmulation: boolean; minKernel: string };
   facts: HostFacts;
-  /** The running machine's hardware (systeminformation); `collected: false` under another --host-root. Never part of the verdict. */
+  /** The running machine's hardware, from /proc and /sys; `collected: false` under another --host-root. Never part of the verdict. */
   inventory: Inventory;
 }
 

@@ -101,7 +101,7 @@ const statusShape = {
     .max(MAX_GUEST_FEATURES)
     .optional()
     .describe("The host's guest-relevant CPU features, sorted: a VM can live-migrate only to a node that has all of them (absent when cpuinfo could not be read)."),
-  inventory: inventorySchema.optional().describe('The hardware inventory (systeminformation), collected once at agent start; informational only.'),
+  inventory: inventorySchema.optional().describe('The hardware inventory, read from the kernel files /proc/cpuinfo, /proc/meminfo, DMI and sysfs topology, collected once at agent start; informational only.'),
 };
 
 /**
