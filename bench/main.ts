@@ -8,6 +8,7 @@ import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scal
 import { apiLoadBench } from './api-load.ts';
 import { checkStartupBench } from './check-startup.ts';
 import { kvmRunBench } from './kvm-run.ts';
+import { cycleCostsBench } from './cycle-costs.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
 import { probeCycleBench } from './probe-cycle.ts';
@@ -39,6 +40,10 @@ if (wanted('inventory')) {
 if (wanted('probe') || wanted('kvm')) {
   log('kvm.run: the tiny guest…');
   rows.push(...(await kvmRunBench()));
+}
+if (wanted('probe') || wanted('kvm') || wanted('inventory') || wanted('cycle')) {
+  log('per probe cycle: the inventory and kvm.run (CPU, children, RSS)…');
+  rows.push(...(await cycleCostsBench()));
 }
 if (wanted('agent') || wanted('load') || wanted('aggregator')) {
   log('starting the control plane…');

@@ -12,8 +12,9 @@ export interface BenchRow {
   ratio?: 'baseline/value' | 'value/baseline';
 }
 
+// NaN: a figure this machine cannot give (its row says why).
 const format = (value: number, unit: string) =>
-  `${Number.isInteger(value) ? value : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${unit}`.trim();
+  Number.isNaN(value) ? 'not measurable here' : `${Number.isInteger(value) ? value : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${unit}`.trim();
 
 export function renderTable(rows: readonly BenchRow[]): string {
   const header = ['section', 'figure', 'measured', 'target', 'baseline (same run)', 'ratio', 'result'];
