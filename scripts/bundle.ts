@@ -64,6 +64,29 @@ const lazyChildProcessInCommander: Plugin = {
   },
 };
 
+/**
+ * `check.js` as one function expression, `(function (bundleUrl, importer) { … return { main }; })`,
+ * which the bin compiles with vm.Script to keep V8's code cache made after a run
+ * (cli/run-bundle.ts): Node's module compile cache is made when a module is compiled, before the
+ * run compiles most functions lazily, so it misses them. The chunk has no static import left
+ * (built-ins come through getBuiltinModule); import.meta.url becomes the file's URL and each
+ * `import("…")` the bin's importer, both passed in (a script's own import() would need vm's
+ * experimental loader option).
+ */
+const asFunctionExpression: Plugin = {
+  name: 'virtgate-as-function-expression',
+  renderChunk(code) {
+    const EXPORT = /\nexport \{ main \};\s*$/;
+    if (/^import\b/m.test(code) || !EXPORT.test(code)) throw new Error('bundle: check.js must have no static import and end with `export { main };` to become a function expression');
+    const body = code
+      .replaceAll('import.meta.url', '__virtgateBundleUrl')
+      .replace(/\bimport\((?=")/g, '__virtgateImport(')
+      .replace(EXPORT, '\nreturn { main };\n');
+    if (/\bimport\(|import\.meta/.test(body)) throw new Error('bundle: check.js has an import() or import.meta the function expression cannot take');
+    return `(function (__virtgateBundleUrl, __virtgateImport) {\n"use strict";\n${body}})\n`;
+  },
+};
+
 async function bundle(input: string, file: string, plugins: Plugin[] = []): Promise<void> {
   await build({
     input: path.join(PACKAGE_ROOT, input),
@@ -79,5 +102,5 @@ async function bundle(input: string, file: string, plugins: Plugin[] = []): Prom
   });
 }
 
-await bundle('cli/program.ts', 'check.js', [otherCommandsFromDist, lazyChildProcessInCommander, builtinsWithoutFacades]);
+await bundle('cli/program.ts', 'check.js', [otherCommandsFromDist, lazyChildProcessInCommander, builtinsWithoutFacades, asFunctionExpression]);
 await bundle('core/kvm/guest-child.ts', 'guest-child.js');
