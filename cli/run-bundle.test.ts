@@ -57,7 +57,7 @@ describe('virtgate check from the bundle, with its code cache', () => {
     const [file, ...others] = await cacheFiles(tmp);
     expect(others).toEqual([]);
     if (!file) throw new Error('the first run made no cache file');
-    expect(path.basename(file)).toMatch(/^check-[0-9a-f]+-v\d+\.\d+\.\d+-\w+\.bin$/);
+    expect(path.basename(file)).toMatch(/^check-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-v\d+\.\d+\.\d+-\w+\.bin$/);
     expect((await stat(cacheDir(tmp))).mode & 0o777).toBe(0o700);
     const made = await stat(file);
     expect(made.mode & 0o777).toBe(0o600);

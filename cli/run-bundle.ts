@@ -10,7 +10,6 @@ const fs = process.getBuiltinModule('node:fs');
 const os = process.getBuiltinModule('node:os');
 const path = process.getBuiltinModule('node:path');
 const vm = process.getBuiltinModule('node:vm');
-const { crc32 } = process.getBuiltinModule('node:zlib');
 
 interface BundledProgram {
   main: (argv: string[]) => Promise<void>;
@@ -33,12 +32,24 @@ function ownCacheDir(create: boolean): string | undefined {
   }
 }
 
+/** A short, stable name for a path (FNV-1a, 32 bits): each installed bundle keeps its own cache file. */
+function pathKey(file: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < file.length; i += 1) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(36);
+}
+
 /**
- * One file per bundle content: V8 checks a cache against the source's length only, so a rebuilt
- * bundle of the same length would otherwise be given the old code. V8 rejects a cache from
- * another V8 version or other flags itself (`cachedDataRejected`).
+ * The cache file of this bundle (its path) as built (its size, modification time and inode): V8
+ * checks a cache against the source's length only, so a rebuilt bundle of the same length would
+ * otherwise be given the old code. V8 rejects a cache from another V8 version or other flags
+ * itself (`cachedDataRejected`). Not a hash of the content: node:zlib alone costs 2.6 ms to load.
  */
-const cacheName = (source: string) => `check-${crc32(source).toString(16)}-${process.version}-${process.arch}.bin`;
+function cacheName(bundle: URL): { slot: string; name: string } {
+  const { size, mtimeNs, ino } = fs.statSync(bundle, { bigint: true });
+  const slot = `check-${pathKey(bundle.pathname)}-`;
+  return { slot, name: `${slot}${size.toString(36)}-${mtimeNs.toString(36)}-${ino.toString(36)}-${process.version}-${process.arch}.bin` };
+}
 
 function readCache(file: string): Buffer | undefined {
   try {
@@ -48,8 +59,11 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Writes the cache beside the old ones, then replaces them: a concurrent run reads a whole file or none. */
-function writeCache(name: string, data: Buffer): void {
+/**
+ * Writes the cache under a temporary name and renames it (a concurrent run reads a whole file or
+ * none), then removes this bundle's older builds' files; other installations keep theirs.
+ */
+function writeCache({ slot, name }: { slot: string; name: string }, data: Buffer): void {
   const dir = ownCacheDir(true);
   if (!dir) return;
   try {
@@ -57,7 +71,7 @@ function writeCache(name: string, data: Buffer): void {
     fs.writeFileSync(temporary, data, { mode: 0o600 });
     fs.renameSync(temporary, path.join(dir, name));
     for (const entry of fs.readdirSync(dir)) {
-      if (entry !== name && entry.startsWith('check-') && entry.endsWith('.bin')) fs.rmSync(path.join(dir, entry), { force: true });
+      if (entry !== name && entry.startsWith(slot) && entry.endsWith('.bin')) fs.rmSync(path.join(dir, entry), { force: true });
     }
   } catch {
     // No cache this time; the next run tries again.
@@ -66,13 +80,13 @@ function writeCache(name: string, data: Buffer): void {
 
 export async function runBundle(bundle: URL, argv: string[]): Promise<void> {
   const source = fs.readFileSync(bundle, 'utf8');
-  const name = cacheName(source);
+  const cache = cacheName(bundle);
   const dir = ownCacheDir(false);
-  const cachedData = dir ? readCache(path.join(dir, name)) : undefined;
+  const cachedData = dir ? readCache(path.join(dir, cache.name)) : undefined;
   const script = new vm.Script(source, { filename: bundle.href, ...(cachedData ? { cachedData } : {}) });
   // The bundle's dynamic imports (execa, systeminformation, the other commands), resolved as the bundle's own would be.
   const importer = (specifier: string): Promise<unknown> => import(specifier.startsWith('.') ? new URL(specifier, bundle).href : specifier);
   const program = (script.runInThisContext() as (bundleUrl: string, importer: (specifier: string) => Promise<unknown>) => BundledProgram)(bundle.href, importer);
   await program.main(argv);
-  if (!cachedData || script.cachedDataRejected) writeCache(name, script.createCachedData());
+  if (!cachedData || script.cachedDataRejected) writeCache(cache, script.createCachedData());
 }
