@@ -187,6 +187,13 @@ describe('the CLI tarball', () => {
     expect(version.stdout.trim()).toBe(VERSION);
     const help = await execa('virtgate', ['check', '--help'], { env, extendEnv: false, cwd: out.dir });
     expect(help.stdout).toContain('--host-root');
+    // A real check from the installed bundle, twice: its code cache made, then taken.
+    for (let run = 0; run < 2; run += 1) {
+      const checked = await execa('virtgate', ['check', '--no-vhv', '--no-kvm-run', '--json'], { env, extendEnv: false, cwd: out.dir, reject: false });
+      expect(checked.stderr).toBe('');
+      expect([0, 1]).toContain(checked.exitCode);
+      expect((JSON.parse(checked.stdout) as { kind: string }).kind).toBe('CheckResult');
+    }
     const installedAt = await execa('readlink', ['-f', path.join(prefix, 'bin', 'virtgate')]);
     expect(installedAt.stdout.startsWith(prefix)).toBe(true);
   });
