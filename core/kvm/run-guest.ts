@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUEST_CODE_HEX, GUEST_STEPS, type GuestChildConfig, type GuestChildSummary, type GuestStep, type StepRecord } from './guest-steps.ts';
+import { startStopwatch } from '../stopwatch.ts';
 
 /** How long the guest may take: a working KVM halts it in milliseconds; Node's start is most of this. */
 export const DEFAULT_GUEST_BOUND_MS = 5_000;
@@ -58,7 +59,7 @@ export async function runGuest(options: GuestRunOptions): Promise<GuestRun> {
     codeHex: options.codeHex ?? GUEST_CODE_HEX,
     ffiModule: options.ffiModule ?? 'koffi',
   };
-  const started = performance.now();
+  const elapsed = startStopwatch();
   // Loaded here, not at start: a host whose /dev/kvm does not open never starts the child.
   const { execa } = await import('execa');
   const child = await execa(process.execPath, [options.childScript ?? CHILD_SCRIPT, JSON.stringify(config)], {
@@ -69,7 +70,7 @@ export async function runGuest(options: GuestRunOptions): Promise<GuestRun> {
     stdin: 'ignore',
     maxBuffer: 1024 * 1024,
   });
-  const durationMs = Math.round((performance.now() - started) * 10) / 10;
+  const durationMs = elapsed();
   const { steps, summary } = parseLines(child.stdout);
   if (child.timedOut) return { outcome: 'timeout', steps, failedStep: nextStep(steps), boundMs, durationMs };
   const failed = steps.find((step) => !step.ok);

@@ -9,6 +9,7 @@ import { type DeviceFacts, type DevicesFamilyFacts, devMajor, devMinor } from '.
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { hostPath } from '../host/files.ts';
 import type { CheckResultOf } from '../result.ts';
+import { startStopwatch } from '../../stopwatch.ts';
 
 /**
  * kvm.run: a tiny guest through the KVM API (core/kvm/), bounded in time. It proves that KVM
@@ -47,14 +48,14 @@ async function reasonNotToRun({ hostRoot, devices, kvmRun }: ProbeContext): Prom
  * the cost of a second Node.js process. Undefined when it opens.
  */
 async function openFails(devicePath: string): Promise<GuestRun | undefined> {
-  const started = performance.now();
+  const elapsed = startStopwatch();
   try {
     // O_RDWR as the child opens it (libuv adds O_CLOEXEC to every open).
     await (await open(devicePath, constants.O_RDWR)).close();
     return undefined;
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const durationMs = elapsed();
     return { outcome: 'failed', steps: [{ step: 'open', ok: false, errno }], failedStep: 'open', errno, durationMs };
   }
 }
