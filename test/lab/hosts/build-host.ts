@@ -30,6 +30,7 @@ import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
 import { type DevicePlan, makeDevice, standInOverrides } from './device-nodes.ts';
 import { cgroupFiles, dmiFiles, insideRoot, writeHostFiles } from './host-files.ts';
+import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
 import { HOST_PROFILES, type HostProfile, PROFILES } from './profiles/profiles.ts';
 
@@ -93,6 +94,7 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
     'dev/net',
   ];
   for (const dir of dirs) await mkdir(insideRoot(root, dir), { recursive: true });
+  if (spec.pci) await writePciTree(root, spec.pci);
 
   const manifest: Manifest = { profile, devices: spec.devices };
   await writeFile(path.join(root, MANIFEST), `${JSON.stringify(manifest)}\n`);
