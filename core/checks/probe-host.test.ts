@@ -167,6 +167,7 @@ describe('the cases the issue names', () => {
       iommu: 'pass',
       'virt-host-validate': 'skip',
       hugepages: 'skip',
+      passthrough: 'skip',
     });
     const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
     expect(kvm?.message).toBe(
