@@ -136,7 +136,7 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
     registers,
     collect: fromReport((gauge, report) => {
       const byResource = new Map<string, number>();
-      for (const entry of report.hostDevices ?? []) {
+      for (const entry of report.hostDevices) {
         if (!entry.external) byResource.set(entry.resource, (byResource.get(entry.resource) ?? 0) + entry.devices);
       }
       for (const [resource, devices] of byResource) gauge.set({ resource }, devices);

@@ -98,8 +98,8 @@ export const gateResultSchema = z.strictObject({
   checks: z.array(gateCheckSchema),
   versions: gateVersionsSchema,
   readiness: clusterReadinessSchema,
-  /** KubeVirt's permittedHostDevices and who provides them; absent without KubeVirt. */
-  hostDevices: z.array(hostDeviceAvailabilitySchema).optional(),
+  /** KubeVirt's permittedHostDevices and who provides them; empty without KubeVirt. */
+  hostDevices: z.array(hostDeviceAvailabilitySchema),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 

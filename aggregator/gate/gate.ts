@@ -66,7 +66,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
     checks,
     versions: { ...versions, dataUpdated: data.updated },
     readiness,
-    ...(kubevirt.state === 'present' && hostDevices !== null ? { hostDevices } : {}),
+    hostDevices: hostDevices ?? [],
   };
 }
 
