@@ -47,6 +47,7 @@ describe('the passthrough inventory of each PCI fixture host is the one a person
       expect(row?.count).toBe(want.count);
       for (const word of want.blockedBy ?? []) expect(row?.blocker).toContain(word);
     }
+    expect(inventory.mediated.map(({ name, available, created }) => ({ name, available, created }))).toEqual(expected.mediated);
   });
 });
 

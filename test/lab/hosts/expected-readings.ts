@@ -202,11 +202,14 @@ export interface ExpectedDeviceRow {
  * bridge; KubeVirt takes a device only on vfio-pci. Bridges on pcieport and driver-less host
  * bridges are counted as what they are (bound to a host driver, unbound), not as blockers.
  */
-export const EXPECTED_HOST_DEVICES: Partial<Record<HostProfile, { functions: number; rows: ExpectedDeviceRow[] }>> = {
+export const EXPECTED_HOST_DEVICES: Partial<Record<HostProfile, { functions: number; rows: ExpectedDeviceRow[]; mediated: Array<{ name: string; available: number; created: number }> }>> = {
   'gpu-vfio': {
-    functions: 5,
+    functions: 6,
+    // The T4's vGPU type, named as KubeVirt's mdevNameSelector matches it (spaces as underscores).
+    mediated: [{ name: 'GRID_T4-1Q', available: 16, created: 0 }],
     rows: [
       { selector: '10DE:2236', state: 'vfio-ready', count: 1 },
+      { selector: '10DE:1EB8', state: 'bound-to-host-driver', count: 1 },
       { selector: '8086:1572', state: 'bound-to-host-driver', count: 2 },
       { selector: '8086:347A', state: 'bound-to-host-driver', count: 1 },
       { selector: '8086:09A2', state: 'unbound', count: 1 },
@@ -214,6 +217,7 @@ export const EXPECTED_HOST_DEVICES: Partial<Record<HostProfile, { functions: num
   },
   'gpu-shared-group': {
     functions: 5,
+    mediated: [],
     rows: [
       { selector: '10DE:2204', state: 'group-not-viable', count: 1, blockedBy: ['0000:01:00.1', 'snd_hda_intel', '14'] },
       { selector: '10DE:1AEF', state: 'bound-to-host-driver', count: 1 },
@@ -224,6 +228,7 @@ export const EXPECTED_HOST_DEVICES: Partial<Record<HostProfile, { functions: num
   },
   'pci-500': {
     functions: 500,
+    mediated: [],
     rows: [
       { selector: '15B3:101E', state: 'vfio-ready', count: 8 },
       { selector: '15B3:101E', state: 'bound-to-host-driver', count: 472 },

@@ -29,12 +29,15 @@ const ROOT_COMPLEX: PciFunctionSpec[] = [
 
 /**
  * An NVIDIA A10 (10de:2236, a data-centre card with no audio function) behind its own root port,
- * alone in IOMMU group 12, bound to vfio-pci, dev/vfio/12 present; two i40e ports on the host.
+ * alone in IOMMU group 12, bound to vfio-pci, dev/vfio/12 present; a T4 (10de:1eb8) on the
+ * nvidia vGPU host driver offering the mediated type nvidia-222 ("GRID T4-1Q", 16 available);
+ * two i40e ports on the host.
  */
 export const GPU_CLEAN_GROUP: PciLayout = {
   functions: [
     ...ROOT_COMPLEX,
     { address: '0000:17:00.0', vendor: '10de', device: '2236', class: '030200', driver: 'vfio-pci', iommuGroup: 12 },
+    { address: '0000:3b:00.0', vendor: '10de', device: '1eb8', class: '030200', driver: 'nvidia', iommuGroup: 30, mdevTypes: [{ type: 'nvidia-222', name: 'GRID T4-1Q', available: 16 }] },
     { address: '0000:31:00.0', vendor: '8086', device: '1572', class: '020000', driver: 'i40e', iommuGroup: 20 },
     { address: '0000:31:00.1', vendor: '8086', device: '1572', class: '020000', driver: 'i40e', iommuGroup: 21 },
   ],
