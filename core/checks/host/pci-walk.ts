@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errnoCode, hostPath } from './files.ts';
@@ -62,8 +62,9 @@ export interface PciWalk {
 export type PciWalkResult = { state: 'ok'; walk: PciWalk } | { state: 'absent' } | { state: 'unreadable'; reason: string };
 
 /**
- * A small regular file's text, null when absent or unreadable. O_NONBLOCK and the fstat check
- * keep a FIFO or a device planted in a host root from blocking the walk.
+ * A small file's text, null when absent or unreadable. One bounded read at offset 0 (sysfs hands
+ * an attribute whole to the first read): a FIFO planted in a host root gives EAGAIN under
+ * O_NONBLOCK and a device at most ATTRIBUTE_BYTES, so neither can hold the walk.
  */
 function attribute(hostRoot: string, relative: string): string | null {
   let fd: number;
@@ -73,7 +74,6 @@ function attribute(hostRoot: string, relative: string): string | null {
     return null;
   }
   try {
-    if (!fstatSync(fd).isFile()) return null;
     const buffer = Buffer.allocUnsafe(ATTRIBUTE_BYTES);
     const bytes = readSync(fd, buffer, 0, ATTRIBUTE_BYTES, 0);
     return buffer.subarray(0, bytes).toString('utf8');
