@@ -1,4 +1,4 @@
-import type { HostDevices, PciDeviceRow } from '../../report/host-devices.ts';
+import { type HostDevices, PASSTHROUGH_STATES, type PciDeviceRow } from '../../report/host-devices.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { MAX_PCI_FUNCTIONS, walkPci } from '../host/pci-walk.ts';
 import { summarisePassthrough } from '../host/passthrough-inventory.ts';
@@ -51,7 +51,7 @@ function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckR
   const observed = {
     functions: facts.functions,
     truncated: facts.truncated,
-    byState: Object.fromEntries(['vfio-ready', 'no-vfio-node', 'group-not-viable', 'bound-to-host-driver', 'unbound', 'no-iommu'].map((state) => [state, countOf(facts.pci.filter((row) => row.state === state))])),
+    byState: Object.fromEntries(PASSTHROUGH_STATES.map((state) => [state, countOf(facts.pci.filter((row) => row.state === state))])),
     mediatedTypes: facts.mediated.length,
   };
   if (!facts.iommu) {

@@ -6,8 +6,8 @@
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
  * Each profile writes proc/cpuinfo, proc/sys/kernel/osrelease, proc/modules, etc/os-release,
- * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu, and makes the device
- * nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
+ * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu (the
+ * passthrough profiles also a PCI tree, pci-tree.ts), and makes the device nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
  * The one fake: a test machine may or may not have a kvm or vhost-net driver, so a real 10:232 or
