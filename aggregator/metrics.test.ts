@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GATE_CHECK_IDS, GATE_STATUSES } from './documents/gate.ts';
 import { createAggregatorMetrics } from './metrics.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
-import { healthyCluster, NOW, rawNode, rawReport, secondsAgo } from '../test/lab/aggregator/cluster-fixtures.ts';
+import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../test/lab/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
 
 /** Value of one series in Prometheus text, e.g. value(text, 'virtgate_gate_result', { status: 'pass' }). */
@@ -45,6 +45,33 @@ describe('aggregator metrics', () => {
     // prom-client renders every series: no hand-written block (the text parses as one metric family each).
     const families = text.split('\n').filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
     expect(new Set(families).size).toBe(families.length);
+  });
+
+  it('count the devices ready nodes can provide per permitted resource; none for external providers', async () => {
+    const a10 = (count: number) => ({ iommu: true, functions: 9, truncated: false, pci: [{ selector: '10DE:2236', class: '030200', state: 'vfio-ready', count }], mediated: [] });
+    const source = new FakeSource(
+      latestOf(
+        healthyCluster({
+          nodeValidations: [rawReport('node-a', { hostDevices: a10(2) }), rawReport('node-b', { hostDevices: a10(1) }), rawReport('node-c')],
+          kubevirt: listed(
+            rawKubeVirt({
+              nodePlacement: { nodeSelector: { 'virtgate.io/ready': 'true' } },
+              permittedHostDevices: {
+                pciHostDevices: [
+                  { pciVendorSelector: '10DE:2236', resourceName: 'nvidia.com/A10' },
+                  { pciVendorSelector: '10DE:2204', resourceName: 'nvidia.com/RTX3090' },
+                  { pciVendorSelector: '15B3:101E', resourceName: 'mellanox.com/vf', externalResourceProvider: true },
+                ],
+              },
+            }),
+          ),
+        }),
+      ),
+    );
+    const text = await createAggregatorMetrics(source).metrics();
+    expect(value(text, 'virtgate_host_devices_available', { resource: 'nvidia.com/A10' })).toBe(3);
+    expect(value(text, 'virtgate_host_devices_available', { resource: 'nvidia.com/RTX3090' })).toBe(0);
+    expect(series(text, 'virtgate_host_devices_available')).toHaveLength(2);
   });
 
   it('time each recompute in a histogram', async () => {

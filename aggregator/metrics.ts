@@ -130,6 +130,20 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
   });
 
   new Gauge({
+    name: 'virtgate_host_devices_available',
+    help: "Per resourceName of KubeVirt's permittedHostDevices: PCI functions ready for VFIO, or mediated instances created or available, on ready nodes; 0 means no ready node can provide it. External-provider entries have no series.",
+    labelNames: ['resource'],
+    registers,
+    collect: fromReport((gauge, report) => {
+      const byResource = new Map<string, number>();
+      for (const entry of report.hostDevices) {
+        if (!entry.external) byResource.set(entry.resource, (byResource.get(entry.resource) ?? 0) + entry.devices);
+      }
+      for (const [resource, devices] of byResource) gauge.set({ resource }, devices);
+    }),
+  });
+
+  new Gauge({
     name: 'virtgate_migration_stranded_nodes',
     help: 'Ready nodes without a live-migration target (nodes.migration-pairs); absent before the first report.',
     registers,

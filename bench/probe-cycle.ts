@@ -9,6 +9,7 @@ import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/checks/familie
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 import { median, p95, timeRuns } from './stats.ts';
 import type { BenchRow } from './table.ts';
+import { passthroughBench } from './passthrough.ts';
 
 const run = promisify(execFile);
 
@@ -42,5 +43,6 @@ export async function probeCycleBench(): Promise<BenchRow[]> {
     { section, figure: 'full cycle with virt-host-validate, p95', value: p95(full), unit: 'ms' },
     { section: 'whole command', figure: '`virtgate check --no-vhv --no-kvm-run`, process start included, median', value: median(checkNoVhv), unit: 'ms', baseline: { label: '`virt-host-validate qemu`', value: median(vhvCommand) }, ratio: 'baseline/value' },
     { section: 'whole command', figure: '`virtgate check` (runs the tool too), median', value: median(checkFull), unit: 'ms', baseline: { label: '`virt-host-validate qemu`', value: median(vhvCommand) }, ratio: 'value/baseline' },
+    ...(await passthroughBench()),
   ];
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
+import { hostDevicesOf } from '../../core/checks/families/passthrough.ts';
 import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION, type TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
 import type { DesiredCondition } from './condition.ts';
@@ -32,7 +33,13 @@ export function reportContent(
     taint,
     ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
     ...(inventory ? { inventory } : {}),
+    ...passthroughField(facts),
   };
+}
+
+function passthroughField(facts: HostFacts): { hostDevices?: NonNullable<ReturnType<typeof hostDevicesOf>> } {
+  const hostDevices = hostDevicesOf(facts);
+  return hostDevices ? { hostDevices } : {};
 }
 
 /** metav1.Time: RFC 3339 in whole seconds, as Kubernetes writes a condition's time. */

@@ -11,6 +11,7 @@ export const GATE_CHECK_IDS = [
   'kubevirt.deployed',
   'kubevirt.emulation-consistent',
   'kubevirt.placement',
+  'kubevirt.host-devices',
   'nodes.min-ready',
   'nodes.runtime',
   'nodes.migration-pairs',
@@ -74,6 +75,19 @@ export type TupleResult = z.infer<typeof tupleResultSchema>;
 /** The versions and the version data's `updated` day. */
 export const gateVersionsSchema = z.strictObject({ ...versionTupleSchema.shape, dataUpdated: z.string() });
 
+/** One of KubeVirt's permittedHostDevices and the ready nodes that can provide it (gate/host-devices.ts). */
+export const hostDeviceAvailabilitySchema = z.strictObject({
+  resource: z.string().describe('resourceName, as VMs request it.'),
+  kind: z.enum(['pci', 'mediated']),
+  selector: z.string().describe('pciVendorSelector (upper case) or mdevNameSelector (spaces as underscores).'),
+  external: z.boolean().describe('externalResourceProvider: served by another device plugin, not judged.'),
+  nodes: z.int().min(0).describe('Ready nodes that can provide it.'),
+  devices: z.int().min(0).describe('PCI functions ready for VFIO, or mediated instances created or available, on those nodes.'),
+  providers: z.array(z.string()).describe('The first providing nodes.'),
+  reasons: z.array(z.string()).describe('Why the first other ready nodes cannot, one line each.'),
+});
+export type HostDeviceAvailability = z.infer<typeof hostDeviceAvailabilitySchema>;
+
 /** The whole gate's result, served at /api/v1/gate; `readiness` feeds /api/v1/summary and /api/v1/nodes. */
 export const gateResultSchema = z.strictObject({
   result: gateStatusSchema,
@@ -84,6 +98,8 @@ export const gateResultSchema = z.strictObject({
   checks: z.array(gateCheckSchema),
   versions: gateVersionsSchema,
   readiness: clusterReadinessSchema,
+  /** KubeVirt's permittedHostDevices and who provides them; empty without KubeVirt. */
+  hostDevices: z.array(hostDeviceAvailabilitySchema),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 

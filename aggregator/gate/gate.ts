@@ -7,6 +7,10 @@ import { checkPrivileged } from './checks/cluster.ts';
 import { checkEmulationConsistent, checkKubeVirtDeployed } from './checks/kubevirt.ts';
 import { checkKernelUserland, checkMigrationPairs, checkMinReady, checkReportsFresh, checkRuntime } from './checks/nodes.ts';
 import { checkPlacement } from './checks/placement.ts';
+import { checkHostDevices } from './checks/host-devices.ts';
+import { hostDeviceAvailability } from './host-devices.ts';
+import { canRunVms } from '../readiness/sort.ts';
+import { safely } from '../model/untrusted.ts';
 import { clusterVersions } from './cluster-versions.ts';
 import { guarded } from './guard.ts';
 import { migrationPlan, withMigrationTargets } from './migration.ts';
@@ -37,12 +41,16 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
   const readiness = withMigrationTargets(summariseReadiness(model, assessed), plan);
   const nodes = assessed.nodes;
   const versions = clusterVersions(model);
+  const kubevirt = model.kubevirt;
+  // Over narrowed data it cannot throw; if it ever did, the check reports it and the gate still answers.
+  const hostDevices = kubevirt.state === 'present' ? safely(() => hostDeviceAvailability(kubevirt.cr.permittedHostDevices, nodes), null) : [];
   const tuple = evaluateTuple(versions, data, config, config.calendarDate ? new Date(`${config.calendarDate}T00:00:00Z`) : now);
   const checks: GateCheck[] = [
     ...tuple.checks,
     guarded('kubevirt.deployed', () => checkKubeVirtDeployed(model.kubevirt)),
     guarded('kubevirt.emulation-consistent', () => checkEmulationConsistent(model.kubevirt, nodes)),
     guarded('kubevirt.placement', () => checkPlacement(model.kubevirt, nodes, config.prefix)),
+    guarded('kubevirt.host-devices', () => checkHostDevices(model.kubevirt, hostDevices ?? unavailable(), nodes.filter((item) => canRunVms(item.readiness.state)).length)),
     guarded('nodes.min-ready', () => checkMinReady(nodes, config)),
     guarded('nodes.runtime', () => checkRuntime(nodes)),
     guarded('nodes.migration-pairs', () => checkMigrationPairs(plan, model.vmis)),
@@ -58,5 +66,10 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
     checks,
     versions: { ...versions, dataUpdated: data.updated },
     readiness,
+    hostDevices: hostDevices ?? [],
   };
+}
+
+function unavailable(): never {
+  throw new Error('the host-device availability could not be computed');
 }

@@ -29,6 +29,7 @@ describe('summariseKubeVirt', () => {
         progressing: null,
         useEmulation: true,
         evictionStrategy: 'LiveMigrate',
+        permittedHostDevices: [],
         workloadsPlacementSet: true,
         workloadsPlacement: { state: 'valid', nodeSelector: { a: 'b' }, requiredTerms: null, tolerations: [] },
       },

@@ -1,3 +1,4 @@
+import { parsePermittedHostDevices, type PermittedHostDevice } from './permitted-host-devices.ts';
 import { parseWorkloadPlacement, type WorkloadPlacement } from './placement.ts';
 import type { CustomResourceObservation } from './snapshot.ts';
 import { boundedString, clip, isRecord, safely } from './untrusted.ts';
@@ -31,6 +32,8 @@ export interface KubeVirtCr {
   useEmulation: boolean;
   /** spec.configuration.evictionStrategy: the default of VMIs that set none; null when not set (KubeVirt's default is None). */
   evictionStrategy: string | null;
+  /** spec.configuration.permittedHostDevices, narrowed (model/permitted-host-devices.ts); empty when none. */
+  permittedHostDevices: PermittedHostDevice[];
   /** Whether spec.workloads.nodePlacement is set at all (unset: KubeVirt uses every node). */
   workloadsPlacementSet: boolean;
   workloadsPlacement: WorkloadPlacement;
@@ -72,6 +75,7 @@ export function narrowKubeVirt(raw: unknown): KubeVirtCr {
     progressing: null,
     useEmulation: false,
     evictionStrategy: null,
+    permittedHostDevices: [],
     workloadsPlacementSet: false,
     workloadsPlacement: { state: 'invalid', reason: 'unreadable object' },
   });
@@ -99,6 +103,7 @@ function narrow(raw: unknown): KubeVirtCr {
     progressing: conditionStatus(status.conditions, 'Progressing'),
     useEmulation: developer.useEmulation === true,
     evictionStrategy: boundedString(configuration.evictionStrategy, 32),
+    permittedHostDevices: parsePermittedHostDevices(configuration.permittedHostDevices),
     workloadsPlacementSet: workloads.nodePlacement !== undefined && workloads.nodePlacement !== null,
     workloadsPlacement: spec.workloads !== undefined && !isRecord(spec.workloads)
       ? { state: 'invalid', reason: 'spec.workloads is not an object' }

@@ -9,6 +9,7 @@ import {
   freshness,
   h,
   renderChecks,
+  renderHostDevices,
   renderNodeRows,
   statusClass,
 } from './render.ts';
@@ -110,6 +111,7 @@ function render(): void {
     fact('Ready ratio', formatPercent(readiness.readyRatio)),
   );
   replace($('checks'), renderChecks(document, report.checks));
+  replace($('host-devices'), renderHostDevices(document, report.hostDevices ?? []));
   renderNodes();
   const aggregator: Partial<AggregatorState> = state.aggregator ?? {};
   $('footer').textContent =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderChecks, renderNodeRows, statusClass } from './render.ts';
+import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderChecks, renderHostDevices, renderNodeRows, statusClass } from './render.ts';
+import type { HostDeviceAvailability } from '../documents/gate.ts';
 
 /**
  * A minimal DOM that records what the page builds and throws if anything assigns markup
@@ -137,6 +138,24 @@ describe('page rendering', () => {
       expect(() => h(doc, 'a', { attrs: { [name]: 'javascript:alert(1)' } })).toThrow(/not allowed/);
     }
     expect((h(doc, 'td', { attrs: { colspan: '8', 'data-x': '1', 'aria-label': 'y' } }) as unknown as FakeElement).attributes).toEqual({ colspan: '8', 'data-x': '1', 'aria-label': 'y' });
+  });
+});
+
+describe('the host devices table', () => {
+  it('marks a device no ready node provides as failing, lists the reasons as text, and says when nothing is permitted', () => {
+    const doc = fakeDocument();
+    const table = renderHostDevices(doc, [
+      { resource: 'nvidia.com/GA102GL_A10', kind: 'pci', selector: '10DE:2236', external: false, nodes: 2, devices: 3, providers: ['a', 'b'], reasons: [] },
+      { resource: `nvidia.com/RTX${SCRIPT}`, kind: 'pci', selector: '10DE:2204', external: false, nodes: 0, devices: 0, providers: [], reasons: [`node-c: IOMMU group not viable ${IMG}`] },
+      { resource: 'vendor.com/nic', kind: 'pci', selector: '15B3:101E', external: true, nodes: 0, devices: 0, providers: [], reasons: [] },
+    ]) as unknown as FakeElement;
+    const rows = allElements(table).filter((element) => element.tag === 'tr' && element.attributes['data-resource'] !== undefined);
+    expect(rows.map((row) => row.className)).toEqual(['status-pass', 'status-fail', 'status-unknown']);
+    expect(table.textContent).toContain(`node-c: IOMMU group not viable ${IMG}`);
+    expect(table.textContent).toContain('not judged');
+    expect(allElements(table).some((element) => element.tag === 'img' || element.tag === 'script')).toBe(false);
+    const empty = renderHostDevices(doc, [] as HostDeviceAvailability[]) as unknown as FakeElement;
+    expect(empty.textContent).toContain('permits no host devices');
   });
 });
 

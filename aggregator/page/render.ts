@@ -5,7 +5,7 @@
 // never from data.
 import type { Inventory } from '../../core/inventory/schema.ts';
 import type { AggregatorStatus } from '../documents/aggregator-status.ts';
-import type { GateCheck } from '../documents/gate.ts';
+import type { GateCheck, HostDeviceAvailability } from '../documents/gate.ts';
 import type { NodeReadiness } from '../documents/readiness.ts';
 
 /**
@@ -192,4 +192,29 @@ export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragmen
     );
   }
   return rows;
+}
+
+/**
+ * KubeVirt's permitted host devices, one row each: how many ready nodes and devices can provide
+ * it, and why the first other nodes cannot. A row no ready node provides is marked failing.
+ */
+export function renderHostDevices(doc: Document, entries: HostDeviceAvailability[]): HTMLElement {
+  if (!Array.isArray(entries) || entries.length === 0) return h(doc, 'p', { className: 'muted', text: 'KubeVirt permits no host devices (spec.configuration.permittedHostDevices), or KubeVirt is not installed.' });
+  const rows = entries.map((entry) => {
+    const status = entry.external ? 'unknown' : entry.nodes > 0 ? 'pass' : 'fail';
+    const why = entry.external ? ['served by an external device plugin: not judged'] : (entry.reasons ?? []);
+    return h(doc, 'tr', { className: statusClass(status), attrs: { 'data-resource': String(entry.resource) } }, [
+      h(doc, 'td', {}, [h(doc, 'code', { text: entry.resource })]),
+      h(doc, 'td', { text: `${entry.kind} ${entry.selector}` }),
+      h(doc, 'td', { className: status === 'fail' ? 'status-fail' : '', text: entry.external ? '–' : String(entry.nodes) }),
+      h(doc, 'td', { text: entry.external ? '–' : String(entry.devices) }),
+      h(doc, 'td', { className: 'problems' }, [why.length ? h(doc, 'ul', {}, why.map((line) => h(doc, 'li', { text: line }))) : null]),
+    ]);
+  });
+  return h(doc, 'table', { className: 'host-devices' }, [
+    h(doc, 'thead', {}, [
+      h(doc, 'tr', {}, ['Resource', 'Selector', 'Ready nodes', 'Devices', 'Why not, per node'].map((title) => h(doc, 'th', { text: title, attrs: { scope: 'col' } }))),
+    ]),
+    h(doc, 'tbody', {}, rows),
+  ]);
 }

@@ -29,6 +29,7 @@ const REPORT: GateResult = {
     nodes: [],
     ignored: { unnamedNodes: 0, duplicateNodes: 0, orphanReports: [], orphanReportCount: 0, unnamedReports: 0 },
   },
+  hostDevices: [],
 };
 
 const EXPECTED = `<?xml version="1.0" encoding="UTF-8"?>

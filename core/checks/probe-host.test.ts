@@ -70,6 +70,9 @@ const EXPECTED: Record<HostProfile, {
   'ec2-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 64, platform: 'bare-metal' },
   'arm64-vm': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
   'kvm-pvm': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'ok', tun: 'ok', vhostNet: 'missing', kernel: '6.18.44-pvm-host', os: 'debian', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'gpu-vfio': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48, platform: 'bare-metal' },
+  'gpu-shared-group': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48, platform: 'bare-metal' },
+  'pci-500': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 500, platform: 'bare-metal' },
 };
 
 const openOf = (device: HostFacts['kvm']) => (device.state === 'present' ? device.open : device.state);
@@ -164,6 +167,7 @@ describe('the cases the issue names', () => {
       iommu: 'pass',
       'virt-host-validate': 'skip',
       hugepages: 'skip',
+      passthrough: 'skip',
     });
     const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
     expect(kvm?.message).toBe(

@@ -8,6 +8,7 @@ import { kernelFamily } from './families/kernel.ts';
 import { kvmRunFamily } from './families/kvm-run.ts';
 import { modulesFamily } from './families/modules.ts';
 import { osFamily } from './families/os.ts';
+import { passthroughFamily } from './families/passthrough.ts';
 import { platformFamily } from './families/platform.ts';
 import { qemuAccessFamily } from './families/qemu-access.ts';
 import { vhvFamily } from './families/vhv.ts';
@@ -27,6 +28,7 @@ export const FAMILIES = [
   osFamily,
   cgroupFamily,
   iommuFamily,
+  passthroughFamily,
   vhvFamily,
   hugepagesFamily,
 ] as const;

@@ -3,6 +3,7 @@ import type { HostFacts } from '../checks/registry.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
 import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest-features.ts';
 import { inventorySchema } from '../inventory/schema.ts';
+import { hostDevicesSchema } from './host-devices.ts';
 import { CHECK_STATUSES } from '../checks/result.ts';
 import { type CheckResult, TIERS } from '../checks/verdict.ts';
 
@@ -102,6 +103,9 @@ const statusShape = {
     .optional()
     .describe("The host's guest-relevant CPU features, sorted: a VM can live-migrate only to a node that has all of them (absent when cpuinfo could not be read)."),
   inventory: inventorySchema.optional().describe('The hardware inventory, read from the kernel files /proc/cpuinfo, /proc/meminfo, DMI and sysfs topology, collected once at agent start; informational only.'),
+  hostDevices: hostDevicesSchema
+    .optional()
+    .describe('Device passthrough: PCI functions counted per vendor:device and state, and mediated-device types (absent where the host has no PCI sysfs).'),
 };
 
 /**

@@ -50,6 +50,9 @@ const ROWS: Row[] = [
   { name: 'sys/fs/cgroup/cgroup.controllers is a directory', mutate: directory('sys/fs/cgroup/cgroup.controllers'), expect: { cgroup: { status: 'error', message: /EISDIR/ } } },
   { name: 'sys/fs/cgroup/cgroup.controllers is unreadable (EACCES)', mutate: noAccess('sys/fs/cgroup/cgroup.controllers'), withoutDacCaps: true, expect: { cgroup: { status: 'error', message: /EACCES/ } } },
   { name: 'sys/kernel/iommu_groups is unreadable (EACCES)', mutate: noAccess('sys/kernel/iommu_groups'), withoutDacCaps: true, expect: { iommu: { status: 'error', message: /EACCES/ } } },
+  { name: 'sys/bus/pci/devices is unreadable (EACCES)', profile: 'gpu-shared-group', mutate: noAccess('sys/bus/pci/devices'), withoutDacCaps: true, expect: { passthrough: { status: 'error', message: /EACCES/ } } },
+  // The walk reads without waiting: a FIFO leaves the function's ids unknown, its driver and group still count.
+  { name: "a PCI function's uevent is a FIFO", profile: 'gpu-shared-group', mutate: fifo('sys/bus/pci/devices/0000:01:00.0/uevent'), expect: { passthrough: { status: 'warn', message: /group-not-viable/ } } },
   { name: 'sys/module/kvm_intel/parameters/nested is a FIFO', mutate: fifo('sys/module/kvm_intel/parameters/nested'), expect: {} },
   { name: 'dev/kvm is a symlink loop (stat fails with ELOOP)', mutate: symlinkLoop('dev/kvm'), expect: { 'dev.kvm': { status: 'error', message: /ELOOP/ } } },
 ];

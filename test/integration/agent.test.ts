@@ -170,6 +170,18 @@ describe('virtgate agent against a real API server', () => {
     expect((await readReport(emulation.name)).status?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'NoHardwareVirtualization' });
   });
 
+  it('publishes the passthrough inventory in status.hostDevices with its pod-bound identity, and stays ready', async () => {
+    // gpu-shared-group: an RTX 3090 on vfio-pci whose IOMMU group also holds its audio function on snd_hda_intel.
+    const node = await prepareNode('agent-gpu', 'gpu-shared-group');
+    await runAgent(node);
+    await published(node.name, 'true');
+    const report = await writtenReport(node.name);
+    const devices = report.status?.hostDevices;
+    expect(devices).toMatchObject({ iommu: true, functions: 5, truncated: false });
+    expect(devices?.pci).toContainEqual(expect.objectContaining({ selector: '10DE:2204', state: 'group-not-viable', count: 1, blocker: expect.stringContaining('snd_hda_intel') }));
+    expect(report.status?.checks.find((check) => check.id === 'passthrough')).toMatchObject({ status: 'warn' });
+  });
+
   it('makes no writes on a second run or in steady state (audit log)', async () => {
     const node = await prepareNode('agent-quiet', 'amd-metal');
     const first = await runAgent(node);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATE_CHECK_IDS } from '../../aggregator/documents/gate.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
@@ -57,7 +58,7 @@ beforeAll(async () => {
       ],
     },
   });
-  await createKubeVirt(admin, { name: 'agg-page', version: 'v1.9.0', phase: PHASE });
+  await createKubeVirt(admin, { name: 'agg-page', version: 'v1.9.0', phase: PHASE, permittedHostDevices: { pciHostDevices: [{ pciVendorSelector: '10DE:2236', resourceName: `nvidia.com/${IMG}` }] } });
   await createCdi(admin, 'agg-page', 'v1.66.0');
   harness = await startAggregator(admin, { listen: true });
   await harness.waitForGate('the report to cover the page nodes', (report) => report.readiness.total === 3 && report.versions.cdi.state === 'known');
@@ -85,7 +86,7 @@ describe('the aggregator page in Chromium', () => {
     const row = page.locator('tr[data-node="agg-page-xss"]');
     await row.waitFor();
     // The gate as a checklist: every check, with status and message.
-    await expect.poll(() => page.locator('li.check').count()).toBe(13);
+    await expect.poll(() => page.locator('li.check').count()).toBe(GATE_CHECK_IDS.length);
     expect(await page.locator('#result').textContent()).toBe('FAIL · exit 1');
     expect(await page.locator('li[data-check="kubevirt.placement"] .badge').textContent()).toBe('FAIL');
     expect(await page.locator('li[data-check="kubevirt.deployed"] .check-message').textContent()).toBe(`KubeVirt kubevirt/agg-page has an unknown phase "${PHASE}"`);
@@ -95,6 +96,13 @@ describe('the aggregator page in Chromium', () => {
     expect(cells.slice(0, 6)).toEqual(['agg-page-xss', 'not-ready', 'none', 'intel', '<b>6.8</b>', RUNTIME]);
     expect(cells[7]).toContain(`dev.kvm fail: /dev/kvm ${SCRIPT}`);
     expect(cells[7]).toContain(`kernel.version warn: ${IMG}`);
+    // KubeVirt's permitted host devices: no node reports an inventory, so none provides it.
+    const device = page.locator('#host-devices tbody tr');
+    expect(await device.count()).toBe(1);
+    expect(await device.getAttribute('class')).toBe('status-fail');
+    const deviceCells = await device.locator('td').allTextContents();
+    expect(deviceCells.slice(0, 4)).toEqual([`nvidia.com/${IMG}`, 'pci 10DE:2236', '0', '0']);
+    expect(deviceCells[4]).toContain('agg-page-ok-1: no passthrough inventory in its report');
 
     // Several refreshes later: still nothing executed, nothing injected.
     await waitFor('three refreshes', async () => (gateFetches >= 3 ? true : undefined), 15_000);

@@ -74,6 +74,7 @@ describe('KubeVirt missing or not ready: the aggregator and virtgate gate say wh
       'kubevirt.deployed': 'fail',
       'kubevirt.emulation-consistent': 'unknown',
       'kubevirt.placement': 'unknown',
+      'kubevirt.host-devices': 'unknown',
     });
     expect(report).toMatchObject({ result: 'fail', exitCode: 1, versions: { kubevirt: { state: 'absent', reason: 'KubeVirt is not installed' } } });
     // Not an aggregator fault: it is in sync, and says so.

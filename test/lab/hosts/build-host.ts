@@ -6,8 +6,8 @@
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
  * Each profile writes proc/cpuinfo, proc/sys/kernel/osrelease, proc/modules, etc/os-release,
- * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu, and makes the device
- * nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
+ * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu (the
+ * passthrough profiles also a PCI tree, pci-tree.ts), and makes the device nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
  * The one fake: a test machine may or may not have a kvm or vhost-net driver, so a real 10:232 or
@@ -30,6 +30,7 @@ import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
 import { type DevicePlan, makeDevice, standInOverrides } from './device-nodes.ts';
 import { cgroupFiles, dmiFiles, insideRoot, writeHostFiles } from './host-files.ts';
+import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
 import { HOST_PROFILES, type HostProfile, PROFILES } from './profiles/profiles.ts';
 
@@ -93,6 +94,7 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
     'dev/net',
   ];
   for (const dir of dirs) await mkdir(insideRoot(root, dir), { recursive: true });
+  if (spec.pci) await writePciTree(root, spec.pci);
 
   const manifest: Manifest = { profile, devices: spec.devices };
   await writeFile(path.join(root, MANIFEST), `${JSON.stringify(manifest)}\n`);

@@ -52,6 +52,8 @@ const HEALTHY: Record<CheckId, ExpectedCheck> = {
   iommu: 'pass',
   'virt-host-validate': 'warn',
   hugepages: 'pass',
+  // No PCI tree in the profile: nothing to look at.
+  passthrough: 'skip',
 };
 
 /** A cloud VM without VT-x: no /dev/kvm because of the CPU, the guest fails at open because of that, the tool repeats it. */
@@ -151,6 +153,13 @@ export const EXPECTED_READINGS: Record<HostProfile, ExpectedReading> = {
     ready: { strict: false, allowEmulation: true },
     remedy: { check: 'dev.kvm', says: ['c7g.metal instead of c7g.large'] },
   },
+  // A GPU on vfio-pci alone in its IOMMU group: ready for passthrough.
+  'gpu-vfio': { vhv: 'libvirt-9.0-kvm-ok.txt', kvmRun: 'not-run', checks: { ...HEALTHY, passthrough: 'pass' }, ready: { strict: true, allowEmulation: true }, provider: 'kvm_intel' },
+  // A GPU on vfio-pci whose group also holds its audio function on snd_hda_intel: the kernel
+  // refuses the group (vfio_dev_viable), a warning with the remedy; ordinary VMs are unaffected.
+  'gpu-shared-group': { vhv: 'libvirt-9.0-kvm-ok.txt', kvmRun: 'not-run', checks: { ...HEALTHY, passthrough: 'warn' }, ready: { strict: true, allowEmulation: true }, provider: 'kvm_intel' },
+  // 500 PCI functions, 8 virtual functions on vfio-pci in their own groups.
+  'pci-500': { vhv: 'libvirt-9.0-kvm-ok.txt', kvmRun: 'not-run', checks: { ...HEALTHY, passthrough: 'pass' }, ready: { strict: true, allowEmulation: true }, provider: 'kvm_intel' },
   // A QEMU/KVM guest whose kernel serves /dev/kvm through kvm_pvm: no VT-x (the cause of the tool's FAIL),
   // /dev/kvm opens (a warning, not a consequence), Debian 12 on a 6.18 kernel.
   'kvm-pvm': {
@@ -176,3 +185,56 @@ export const EXPECTED_READINGS: Record<HostProfile, ExpectedReading> = {
 
 /** Profiles that are virtual machines, by what they are (DMI written in the profile): a firmware remedy is wrong there. */
 export const VM_PROFILES: readonly HostProfile[] = ['nested-vm', 'no-vmx', 'no-tun', 'ec2-vm', 'arm64-vm', 'kvm-pvm'];
+
+/** One row of a host's passthrough inventory: how many functions of an id are in a state. */
+export interface ExpectedDeviceRow {
+  selector: string;
+  state: 'vfio-ready' | 'no-vfio-node' | 'group-not-viable' | 'bound-to-host-driver' | 'unbound' | 'no-iommu';
+  count: number;
+  /** Words the row's blocker must contain. */
+  blockedBy?: string[];
+}
+
+/**
+ * The passthrough inventory of each PCI fixture host, by hand from profiles/pci.ts and the
+ * kernel's viability rule (drivers/vfio/group.c vfio_dev_viable; Documentation/driver-api/vfio.rst):
+ * a group is usable only when every member is driver-less, on a VFIO driver, on pci-stub, or a
+ * bridge; KubeVirt takes a device only on vfio-pci. Bridges on pcieport and driver-less host
+ * bridges are counted as what they are (bound to a host driver, unbound), not as blockers.
+ */
+export const EXPECTED_HOST_DEVICES: Partial<Record<HostProfile, { functions: number; rows: ExpectedDeviceRow[]; mediated: Array<{ name: string; available: number; created: number }> }>> = {
+  'gpu-vfio': {
+    functions: 6,
+    // The T4's vGPU type, named as KubeVirt's mdevNameSelector matches it (spaces as underscores).
+    mediated: [{ name: 'GRID_T4-1Q', available: 16, created: 0 }],
+    rows: [
+      { selector: '10DE:2236', state: 'vfio-ready', count: 1 },
+      { selector: '10DE:1EB8', state: 'bound-to-host-driver', count: 1 },
+      { selector: '8086:1572', state: 'bound-to-host-driver', count: 2 },
+      { selector: '8086:347A', state: 'bound-to-host-driver', count: 1 },
+      { selector: '8086:09A2', state: 'unbound', count: 1 },
+    ],
+  },
+  'gpu-shared-group': {
+    functions: 5,
+    mediated: [],
+    rows: [
+      { selector: '10DE:2204', state: 'group-not-viable', count: 1, blockedBy: ['0000:01:00.1', 'snd_hda_intel', '14'] },
+      { selector: '10DE:1AEF', state: 'bound-to-host-driver', count: 1 },
+      { selector: '144D:A80A', state: 'bound-to-host-driver', count: 1 },
+      { selector: '8086:347A', state: 'bound-to-host-driver', count: 1 },
+      { selector: '8086:09A2', state: 'unbound', count: 1 },
+    ],
+  },
+  'pci-500': {
+    functions: 500,
+    mediated: [],
+    rows: [
+      { selector: '15B3:101E', state: 'vfio-ready', count: 8 },
+      { selector: '15B3:101E', state: 'bound-to-host-driver', count: 472 },
+      { selector: '15B3:101D', state: 'bound-to-host-driver', count: 4 },
+      { selector: '8086:347A', state: 'bound-to-host-driver', count: 15 },
+      { selector: '8086:09A2', state: 'unbound', count: 1 },
+    ],
+  },
+};

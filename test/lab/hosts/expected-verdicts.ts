@@ -88,6 +88,11 @@ export const EXPECTED_VERDICTS: Record<HostProfile, ExpectedHost> = {
       checks: { 'cpu.virtualization': 'fail', 'dev.kvm': 'warn', 'dev.tun': 'pass', 'dev.vhost-net': 'warn', 'kvm.nested': 'warn', 'os.userland': 'warn', platform: 'pass' },
     },
   },
+  // Passthrough hosts: Enterprise Linux bare metal whatever their PCI devices are; a GPU that is
+  // not usable for passthrough never costs readiness for ordinary VMs.
+  'gpu-vfio': { intact: EL_METAL, withoutKvm: METAL_WITHOUT_KVM },
+  'gpu-shared-group': { intact: EL_METAL },
+  'pci-500': { intact: EL_METAL },
   // Graviton metal on Ubuntu: arm64 needs no CPU flag for KVM.
   'arm64-metal': {
     intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass', 'kvm.nested': 'pass', 'os.userland': 'warn' } },

@@ -32,6 +32,8 @@ export interface ReportOptions {
   /** status.cpuFeatures: the guest-relevant CPU features, sorted; absent when not given. */
   cpuFeatures?: string[];
   checks?: Array<{ id: string; status: 'pass' | 'warn' | 'fail' | 'skip' | 'error'; message: string }>;
+  /** status.hostDevices: the passthrough inventory; absent when not given. */
+  hostDevices?: Record<string, unknown>;
 }
 
 export function reportStatus(options: ReportOptions): Record<string, unknown> {
@@ -56,6 +58,7 @@ export function reportStatus(options: ReportOptions): Record<string, unknown> {
     heartbeatAt: at,
     taint: { policy: 'off', applied: false },
     ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
+    ...(options.hostDevices ? { hostDevices: options.hostDevices } : {}),
   };
 }
 
@@ -90,6 +93,8 @@ export interface KubeVirtOptions {
   nodePlacement?: Record<string, unknown>;
   /** spec.configuration.evictionStrategy */
   evictionStrategy?: string;
+  /** spec.configuration.permittedHostDevices */
+  permittedHostDevices?: Record<string, unknown>;
   /** The whole status instead of the Deployed/Available one built from `phase`, `version`, `available`; null: none (virt-operator has not acted yet). */
   status?: Record<string, unknown> | null;
 }
@@ -116,6 +121,7 @@ export async function createKubeVirt(kc: KubeConfig, options: KubeVirtOptions): 
         configuration: {
           developerConfiguration: { useEmulation: options.useEmulation ?? false },
           ...(options.evictionStrategy ? { evictionStrategy: options.evictionStrategy } : {}),
+          ...(options.permittedHostDevices ? { permittedHostDevices: options.permittedHostDevices } : {}),
         },
         workloads: options.nodePlacement === undefined ? {} : { nodePlacement: options.nodePlacement },
       },

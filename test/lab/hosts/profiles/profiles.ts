@@ -20,6 +20,7 @@ import {
   x86Cpuinfo,
 } from './cpuinfo.ts';
 import { OS_RELEASE } from './os-release.ts';
+import { GPU_CLEAN_GROUP, GPU_SHARED_GROUP, MANY_FUNCTIONS, type PciLayout } from './pci.ts';
 import { COMMON_BUILTIN, X86_KVM_MODULES } from './proc-modules.ts';
 
 export const HOST_PROFILES = [
@@ -37,6 +38,9 @@ export const HOST_PROFILES = [
   'ec2-metal',
   'arm64-vm',
   'kvm-pvm',
+  'gpu-vfio',
+  'gpu-shared-group',
+  'pci-500',
 ] as const;
 export type HostProfile = (typeof HOST_PROFILES)[number];
 
@@ -54,6 +58,8 @@ export interface HostSpec {
   tier: Tier;
   /** sys/class/dmi/id: what the firmware says the machine is. */
   dmi: { sysVendor: string; productName: string; productVersion: string; biosVendor: string };
+  /** PCI functions under sys/bus/pci/devices (profiles/pci.ts); absent: no PCI sysfs at all. */
+  pci?: PciLayout;
 }
 
 export const PROFILES: Record<HostProfile, HostSpec> = {
@@ -227,5 +233,45 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     tier: 'emulation',
     // A KVM guest on a cloud that does not say which: QEMU's defaults.
     dmi: { sysVendor: 'QEMU', productName: 'Standard PC (i440FX + PIIX, 1996)', productVersion: 'pc-i440fx-9.2', biosVendor: 'SeaBIOS' },
+  },
+  // Device passthrough hosts: Enterprise Linux bare metal as intel-metal, with a PCI tree.
+  'gpu-vfio': {
+    cpuinfo: x86Cpuinfo(INTEL_METAL_CPU),
+    kernelRelease: '5.14.0-570.12.1.el9_6.x86_64',
+    osRelease: OS_RELEASE.rhel96,
+    modules: [...X86_KVM_MODULES('kvm_intel'), 'vfio_pci', 'vfio_pci_core', 'vfio_iommu_type1', 'vfio'],
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_intel', value: 'Y' },
+    iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760xa', productVersion: '', biosVendor: 'Dell Inc.' },
+    pci: GPU_CLEAN_GROUP,
+  },
+  'gpu-shared-group': {
+    cpuinfo: x86Cpuinfo(INTEL_METAL_CPU),
+    kernelRelease: '5.14.0-570.12.1.el9_6.x86_64',
+    osRelease: OS_RELEASE.rhel96,
+    modules: [...X86_KVM_MODULES('kvm_intel'), 'vfio_pci', 'vfio_pci_core', 'vfio_iommu_type1', 'vfio', 'snd_hda_intel'],
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_intel', value: 'Y' },
+    iommu: { groups: 48, units: ['dmar0'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Supermicro', productName: 'SYS-740A-T', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
+    pci: GPU_SHARED_GROUP,
+  },
+  'pci-500': {
+    cpuinfo: x86Cpuinfo(INTEL_METAL_CPU),
+    kernelRelease: '5.14.0-570.12.1.el9_6.x86_64',
+    osRelease: OS_RELEASE.rhel96,
+    modules: [...X86_KVM_MODULES('kvm_intel'), 'mlx5_core', 'vfio_pci', 'vfio_pci_core', 'vfio_iommu_type1', 'vfio'],
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_intel', value: 'Y' },
+    iommu: { groups: 500, units: ['dmar0', 'dmar1', 'dmar2', 'dmar3'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: '', biosVendor: 'Dell Inc.' },
+    pci: MANY_FUNCTIONS,
   },
 };
