@@ -70,6 +70,8 @@ const EXPECTED: Record<HostProfile, {
   'ec2-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.1.119-129.201.amzn2023.x86_64', os: 'amzn', nested: ['Y', null], iommuGroups: 64, platform: 'bare-metal' },
   'arm64-vm': { arch: 'arm64', vendor: 'arm', vmx: false, svm: false, hypervisor: false, kvm: 'missing', tun: 'ok', vhostNet: 'missing', kernel: '6.8.0-1019-aws', os: 'ubuntu', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
   'kvm-pvm': { arch: 'x86_64', vendor: 'intel', vmx: false, svm: false, hypervisor: true, kvm: 'ok', tun: 'ok', vhostNet: 'missing', kernel: '6.18.44-pvm-host', os: 'debian', nested: [null, null], iommuGroups: 0, platform: 'virtual-machine' },
+  'sev-snp-metal': { arch: 'x86_64', vendor: 'amd', vmx: false, svm: true, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.14.0-29-generic', os: 'ubuntu', nested: [null, '1'], iommuGroups: 64, platform: 'bare-metal' },
+  'tdx-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.17.0-8-generic', os: 'ubuntu', nested: ['N', null], iommuGroups: 48, platform: 'bare-metal' },
 };
 
 const openOf = (device: HostFacts['kvm']) => (device.state === 'present' ? device.open : device.state);
@@ -164,6 +166,8 @@ describe('the cases the issue names', () => {
       iommu: 'pass',
       'virt-host-validate': 'skip',
       hugepages: 'skip',
+      // A VM's CPU without sev or tdx_host_platform: informational, it passes and says so.
+      confidential: 'pass',
     });
     const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
     expect(kvm?.message).toBe(
