@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
+import { type ConfidentialSummary, confidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
 import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION, type TaintReport } from '../../core/report/schema.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
@@ -31,8 +32,15 @@ export function reportContent(
     agentVersion,
     taint,
     ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
+    ...confidentialField(facts),
     ...(inventory ? { inventory } : {}),
   };
+}
+
+/** status.confidential, when the host could tell. */
+function confidentialField(facts: HostFacts): { confidential?: ConfidentialSummary } {
+  const summary = confidentialSummary(facts.confidential);
+  return summary ? { confidential: summary } : {};
 }
 
 /** metav1.Time: RFC 3339 in whole seconds, as Kubernetes writes a condition's time. */

@@ -5,6 +5,7 @@ import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
 import { type DeviceFacts, probeDevice } from './devices.ts';
 import type { VhvFacts, VhvFamilyFacts } from './vhv.ts';
+import { CONFIDENTIAL_KINDS, type ConfidentialKind, KIND_NAME, MAX_KIND_REASON } from '../host/confidential-kinds.ts';
 
 /**
  * Confidential guests: AMD SEV, SEV-ES, SEV-SNP and Intel TDX. Informational: only VMs that ask
@@ -14,8 +15,7 @@ import type { VhvFacts, VhvFamilyFacts } from './vhv.ts';
 const IDS = ['confidential'] as const;
 type ConfidentialCheckId = (typeof IDS)[number];
 
-export const CONFIDENTIAL_KINDS = ['sev', 'sev-es', 'sev-snp', 'tdx'] as const;
-export type ConfidentialKind = (typeof CONFIDENTIAL_KINDS)[number];
+export { CONFIDENTIAL_KINDS, type ConfidentialKind };
 
 /** A kernel module parameter as sysfs shows it (trimmed), `null` when the file is absent. */
 export type ModuleParameter = string | null;
@@ -138,7 +138,7 @@ export type KindReading = { kind: ConfidentialKind; available: true; asidsFree?:
 /** sysfs shows a bool parameter as Y/N; older kernels' int parameters as 1/0. */
 const isOn = (value: ModuleParameter): boolean => value === 'Y' || value === 'y' || value === '1';
 
-const NAME: Record<ConfidentialKind, string> = { sev: 'SEV', 'sev-es': 'SEV-ES', 'sev-snp': 'SEV-SNP', tdx: 'TDX' };
+const NAME = KIND_NAME;
 
 /** What stops SEV itself (every AMD kind needs it): the CPU flag, kvm_amd.sev, /dev/sev. */
 function sevBase(facts: ConfidentialFacts): { reason: string; remedy: string } | null {
@@ -226,6 +226,25 @@ function readTdx(facts: ConfidentialFacts): KindReading {
     };
   }
   return { kind, available: true };
+}
+
+export type ConfidentialSummary = Record<ConfidentialKind, { available: boolean; reason?: string; asidsFree?: number }>;
+
+/**
+ * What the report, the labels and the gate carry: per kind, available or the reason not. Null when
+ * the check could not tell (cpuinfo or a file unreadable) or the host is not x86, so nothing
+ * downstream writes a guess.
+ */
+export function confidentialSummary(confidential: Observation<ConfidentialFacts>): ConfidentialSummary | null {
+  if (confidential.state !== 'ok' || confidential.value.arch !== 'x86_64') return null;
+  if (confidential.value.unreadable.length > 0 || confidential.value.sevDevice.state === 'unknown') return null;
+  const entries = readKinds(confidential.value).map((reading) => [
+    reading.kind,
+    reading.available
+      ? { available: true, ...(reading.asidsFree === undefined ? {} : { asidsFree: reading.asidsFree }) }
+      : { available: false, reason: reading.reason.slice(0, MAX_KIND_REASON) },
+  ]);
+  return Object.fromEntries(entries) as ConfidentialSummary;
 }
 
 /** The strongest kind first: SEV-SNP ⊃ SEV-ES ⊃ SEV on AMD; TDX on Intel. */

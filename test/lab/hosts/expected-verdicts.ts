@@ -6,7 +6,7 @@
  * `withoutKvm` is the same host after `removeDevice(root, 'kvm')`, the one mutation the fault
  * suite makes to a host while agents run.
  */
-import type { ConfidentialKind } from '../../../core/checks/families/confidential.ts';
+import type { ConfidentialKind } from '../../../core/checks/host/confidential-kinds.ts';
 import type { CheckStatus } from '../../../core/checks/result.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import type { HostProfile } from './build-host.ts';
