@@ -4,6 +4,7 @@ import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { assessNodes, summariseReadiness } from '../readiness/cluster-readiness.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { checkPrivileged } from './checks/cluster.ts';
+import { checkConfidential } from './checks/confidential.ts';
 import { checkEmulationConsistent, checkKubeVirtDeployed } from './checks/kubevirt.ts';
 import { checkKernelUserland, checkMigrationPairs, checkMinReady, checkReportsFresh, checkRuntime } from './checks/nodes.ts';
 import { checkPlacement } from './checks/placement.ts';
@@ -42,6 +43,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
     ...tuple.checks,
     guarded('kubevirt.deployed', () => checkKubeVirtDeployed(model.kubevirt)),
     guarded('kubevirt.emulation-consistent', () => checkEmulationConsistent(model.kubevirt, nodes)),
+    guarded('kubevirt.confidential', () => checkConfidential(model.kubevirt, nodes)),
     guarded('kubevirt.placement', () => checkPlacement(model.kubevirt, nodes, config.prefix)),
     guarded('nodes.min-ready', () => checkMinReady(nodes, config)),
     guarded('nodes.runtime', () => checkRuntime(nodes)),

@@ -28,6 +28,7 @@ describe('summariseKubeVirt', () => {
         availableMessage: null,
         progressing: null,
         useEmulation: true,
+        featureGates: [],
         evictionStrategy: 'LiveMigrate',
         workloadsPlacementSet: true,
         workloadsPlacement: { state: 'valid', nodeSelector: { a: 'b' }, requiredTerms: null, tolerations: [] },

@@ -10,6 +10,7 @@ import {
 } from '../../core/report/schema.ts';
 import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
+import type { ConfidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
 
@@ -55,6 +56,8 @@ export interface NodeReport {
   cpuFeatures: string[] | null;
   /** status.inventory when it was collected and fits the schema; informational only. */
   inventory: Inventory | null;
+  /** status.confidential (per kind: available, or why not); null when absent or malformed. */
+  confidential: ConfidentialSummary | null;
 }
 
 export type ReportParse =
@@ -141,6 +144,7 @@ function narrowReport(raw: unknown): ReportParse {
       cpuVendor: isRecord(fields.facts) ? (vendorSchema.safeParse(fields.facts.cpu).data?.value.vendor ?? null) : null,
       cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
       inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
+      confidential: fieldOrNull(statusFields.confidential, fields.confidential) ?? null,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gate } from '../gate/gate.ts';
+import { GATE_CHECK_IDS } from '../documents/gate.ts';
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import { healthyCluster, NOW, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
 import { VERSION_DATA } from '../../test/lab/aggregator/report-source.ts';
@@ -10,7 +11,7 @@ describe('renderChecklist', () => {
     const text = renderChecklist(gate(healthyCluster(), VERSION_DATA, DEFAULT_GATE_CONFIG, NOW));
     expect(text).toMatch(/^virtgate gate: Kubernetes v1\.36\.3, KubeVirt v1\.9\.0, CDI v1\.66\.0 on 2026-12-02T12:00:00\.000Z \(version data of 2026-12-02\)\n/);
     expect(text).toMatch(/^ {2}PASS {5}tuple\.kubernetes-supported +Kubernetes 1\.36 is supported by KubeVirt 1\.9/m);
-    expect(text.match(/^ {2}(PASS|WARN|FAIL|UNKNOWN) /gm)).toHaveLength(13);
+    expect(text.match(/^ {2}(PASS|WARN|FAIL|UNKNOWN) /gm)).toHaveLength(GATE_CHECK_IDS.length);
     expect(text).toContain('Nodes: 3 (ready 3, emulation 0, not-ready 0, unknown 0)');
     expect(text.endsWith('Result: PASS (exit 0)\n')).toBe(true);
   });

@@ -3,6 +3,7 @@
  * hostile text from the cluster literally (no dialog, no injected element), and says when it
  * cannot reach the aggregator or the aggregator is not synced. Saves artifacts/aggregator-page.png.
  */
+import { GATE_CHECK_IDS } from '../../aggregator/documents/gate.ts';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -85,7 +86,7 @@ describe('the aggregator page in Chromium', () => {
     const row = page.locator('tr[data-node="agg-page-xss"]');
     await row.waitFor();
     // The gate as a checklist: every check, with status and message.
-    await expect.poll(() => page.locator('li.check').count()).toBe(13);
+    await expect.poll(() => page.locator('li.check').count()).toBe(GATE_CHECK_IDS.length);
     expect(await page.locator('#result').textContent()).toBe('FAIL · exit 1');
     expect(await page.locator('li[data-check="kubevirt.placement"] .badge').textContent()).toBe('FAIL');
     expect(await page.locator('li[data-check="kubevirt.deployed"] .check-message').textContent()).toBe(`KubeVirt kubevirt/agg-page has an unknown phase "${PHASE}"`);
