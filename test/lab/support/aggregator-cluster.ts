@@ -32,6 +32,8 @@ export interface ReportOptions {
   /** status.cpuFeatures: the guest-relevant CPU features, sorted; absent when not given. */
   cpuFeatures?: string[];
   checks?: Array<{ id: string; status: 'pass' | 'warn' | 'fail' | 'skip' | 'error'; message: string }>;
+  /** status.confidential: per kind, available or the reason not; absent when not given. */
+  confidential?: Record<string, { available: boolean; reason?: string; asidsFree?: number }>;
 }
 
 export function reportStatus(options: ReportOptions): Record<string, unknown> {
@@ -56,6 +58,7 @@ export function reportStatus(options: ReportOptions): Record<string, unknown> {
     heartbeatAt: at,
     taint: { policy: 'off', applied: false },
     ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
+    ...(options.confidential ? { confidential: options.confidential } : {}),
   };
 }
 
@@ -87,6 +90,8 @@ export interface KubeVirtOptions {
   phase?: string;
   available?: 'True' | 'False';
   useEmulation?: boolean;
+  /** spec.configuration.developerConfiguration.featureGates */
+  featureGates?: string[];
   nodePlacement?: Record<string, unknown>;
   /** spec.configuration.evictionStrategy */
   evictionStrategy?: string;
@@ -114,7 +119,7 @@ export async function createKubeVirt(kc: KubeConfig, options: KubeVirtOptions): 
       metadata: { name: options.name, namespace },
       spec: {
         configuration: {
-          developerConfiguration: { useEmulation: options.useEmulation ?? false },
+          developerConfiguration: { useEmulation: options.useEmulation ?? false, ...(options.featureGates ? { featureGates: options.featureGates } : {}) },
           ...(options.evictionStrategy ? { evictionStrategy: options.evictionStrategy } : {}),
         },
         workloads: options.nodePlacement === undefined ? {} : { nodePlacement: options.nodePlacement },
