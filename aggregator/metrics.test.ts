@@ -41,6 +41,9 @@ describe('aggregator metrics', () => {
     expect(value(text, 'virtgate_aggregator_lists_total', { kind: 'nodevalidations' })).toBe(1);
     expect(text).toContain('process_resident_memory_bytes');
     expect(value(text, 'virtgate_build_info', { version: VIRTGATE_VERSION })).toBe(1);
+    // No report carries a confidential reading here: every kind counts 0 ready nodes.
+    expect(series(text, 'virtgate_confidential_ready_nodes')).toHaveLength(4);
+    expect(value(text, 'virtgate_confidential_ready_nodes', { kind: 'sev-snp' })).toBe(0);
     expect(series(text, 'virtgate_build_info')).toHaveLength(1);
     // prom-client renders every series: no hand-written block (the text parses as one metric family each).
     const families = text.split('\n').filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
@@ -168,5 +171,19 @@ describe('aggregator metrics', () => {
       `virtgate_node_report_timestamp_seconds{node="new\\nline"} ${NOW.getTime() / 1000 - 60}`,
       `virtgate_node_report_timestamp_seconds{node="q\\"uote"} ${NOW.getTime() / 1000 - 60}`,
     ]);
+  });
+});
+
+describe('virtgate_confidential_ready_nodes', () => {
+  it('counts the ready nodes per kind from their reports; a not-ready node does not count', async () => {
+    const snp = { sev: { available: true }, 'sev-es': { available: true }, 'sev-snp': { available: true }, tdx: { available: false, reason: 'the CPU shows no tdx_host_platform flag' } };
+    const cluster = healthyCluster({
+      nodes: ['a', 'b', 'c'].map((name) => rawNode(name, { labels: { 'virtgate.io/ready': 'true' } })),
+      nodeValidations: [rawReport('a', { confidential: snp }), rawReport('b', { confidential: snp, ready: false }), rawReport('c')],
+    });
+    const text = await createAggregatorMetrics(new FakeSource(latestOf(cluster))).metrics();
+    expect(value(text, 'virtgate_confidential_ready_nodes', { kind: 'sev-snp' })).toBe(1);
+    expect(value(text, 'virtgate_confidential_ready_nodes', { kind: 'sev' })).toBe(1);
+    expect(value(text, 'virtgate_confidential_ready_nodes', { kind: 'tdx' })).toBe(0);
   });
 });

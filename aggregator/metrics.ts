@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { registerBuildInfo } from '../core/metrics/build-info.ts';
 import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './documents/gate.ts';
 import { NODE_STATES } from './documents/readiness.ts';
+import { CONFIDENTIAL_KINDS } from '../core/checks/host/confidential-kinds.ts';
 import type { ReportSource } from './service/report-source.ts';
 
 /**
@@ -140,6 +141,17 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
         if (!entry.external) byResource.set(entry.resource, (byResource.get(entry.resource) ?? 0) + entry.devices);
       }
       for (const [resource, devices] of byResource) gauge.set({ resource }, devices);
+    }),
+  });
+
+  new Gauge({
+    name: 'virtgate_confidential_ready_nodes',
+    help: 'Ready nodes where a confidential guest of the kind (sev, sev-es, sev-snp, tdx) can start, from their reports.',
+    labelNames: ['kind'],
+    registers,
+    collect: fromReport((gauge, report) => {
+      const ready = report.readiness.nodes.filter((node) => node.state === 'ready');
+      for (const kind of CONFIDENTIAL_KINDS) gauge.set({ kind }, ready.filter((node) => node.confidential?.includes(kind) === true).length);
     }),
   });
 

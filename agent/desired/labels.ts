@@ -1,4 +1,5 @@
 import type { CheckId, HostFacts } from '../../core/checks/registry.ts';
+import { CONFIDENTIAL_KINDS, confidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
 import type { NodeKeys } from '../../core/kube/names.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
@@ -47,5 +48,30 @@ export function desiredLabels(
   const kernel = facts.kernelRelease.state === 'ok' ? /^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] : undefined;
   if (kernel) labels[keys.labels.kernel] = kernel;
   else keep(keys.labels.kernel);
+  Object.assign(labels, confidentialLabels(keys, facts, current));
+  return labels;
+}
+
+/**
+ * One label per confidential kind, as KubeVirt labels them (`<prefix>/sev-snp` beside
+ * `kubevirt.io/sev-snp`), so a VM's nodeSelector names the kind it needs: `true` where a guest of
+ * it can start, `false` where the CPU has the vendor's feature (sev, tdx_host_platform) but the kind
+ * cannot start (a parameter off, no ASIDs left), and no label on CPUs without the feature at all.
+ * When the check could not tell, the current values stay.
+ */
+export function confidentialLabels(keys: NodeKeys, facts: HostFacts, current: Readonly<Record<string, string>>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const summary = confidentialSummary(facts.confidential);
+  for (const kind of CONFIDENTIAL_KINDS) {
+    const key = keys.labels.confidential[kind];
+    if (!summary) {
+      if (current[key] !== undefined) labels[key] = current[key];
+      continue;
+    }
+    const flags = facts.confidential.state === 'ok' ? facts.confidential.value.flags : undefined;
+    const vendorHasIt = kind === 'tdx' ? flags?.tdxHostPlatform : flags?.sev;
+    if (summary[kind].available) labels[key] = 'true';
+    else if (vendorHasIt) labels[key] = 'false';
+  }
   return labels;
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HostFacts } from '../../core/checks/registry.ts';
+import { type ConfidentialSummary, confidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
 import { hostDevicesOf } from '../../core/checks/families/passthrough.ts';
 import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION, type TaintReport } from '../../core/report/schema.ts';
@@ -32,6 +33,7 @@ export function reportContent(
     agentVersion,
     taint,
     ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
+    ...confidentialField(facts),
     ...(inventory ? { inventory } : {}),
     ...passthroughField(facts),
   };
@@ -40,6 +42,12 @@ export function reportContent(
 function passthroughField(facts: HostFacts): { hostDevices?: NonNullable<ReturnType<typeof hostDevicesOf>> } {
   const hostDevices = hostDevicesOf(facts);
   return hostDevices ? { hostDevices } : {};
+}
+
+/** status.confidential, when the host could tell. */
+function confidentialField(facts: HostFacts): { confidential?: ConfidentialSummary } {
+  const summary = confidentialSummary(facts.confidential);
+  return summary ? { confidential: summary } : {};
 }
 
 /** metav1.Time: RFC 3339 in whole seconds, as Kubernetes writes a condition's time. */

@@ -28,6 +28,7 @@ const NODE: NodeReadiness = {
   agentVersion: '0.1.0',
   failingChecks: [{ id: 'kernel.version', status: 'warn', message: 'non-EL kernel' }],
   migrationTargets: 3,
+  confidential: ['sev-snp', 'sev-es', 'sev'],
   inventory: { collected: false, reason: 'not collected' },
 };
 

@@ -10,6 +10,7 @@ export const GATE_CHECK_IDS = [
   ...TUPLE_CHECK_IDS,
   'kubevirt.deployed',
   'kubevirt.emulation-consistent',
+  'kubevirt.confidential',
   'kubevirt.placement',
   'kubevirt.host-devices',
   'nodes.min-ready',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHECK_STATUSES } from '../../core/checks/result.ts';
 import { TIERS } from '../../core/checks/tiers.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';
+import { CONFIDENTIAL_KINDS } from '../../core/checks/host/confidential-kinds.ts';
 
 /**
  * - ready: a fresh, valid report says ready at tier hardware;
@@ -41,6 +42,8 @@ export const nodeReadinessSchema = z.strictObject({
   migrationTargets: z.number().int().nullable(),
   /** The node's hardware inventory from its report (the agent reads /proc and /sys); null when it has none. */
   inventory: inventorySchema.nullable(),
+  /** The confidential-guest kinds a guest of can start on this node, strongest first (its report's status.confidential); null when the report has no reading. */
+  confidential: z.array(z.enum(CONFIDENTIAL_KINDS)).nullable(),
 });
 export type NodeReadiness = z.infer<typeof nodeReadinessSchema>;
 

@@ -4,6 +4,7 @@ import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { assessNodes, summariseReadiness } from '../readiness/cluster-readiness.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { checkPrivileged } from './checks/cluster.ts';
+import { checkConfidential } from './checks/confidential.ts';
 import { checkEmulationConsistent, checkKubeVirtDeployed } from './checks/kubevirt.ts';
 import { checkKernelUserland, checkMigrationPairs, checkMinReady, checkReportsFresh, checkRuntime } from './checks/nodes.ts';
 import { checkPlacement } from './checks/placement.ts';
@@ -49,6 +50,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
     ...tuple.checks,
     guarded('kubevirt.deployed', () => checkKubeVirtDeployed(model.kubevirt)),
     guarded('kubevirt.emulation-consistent', () => checkEmulationConsistent(model.kubevirt, nodes)),
+    guarded('kubevirt.confidential', () => checkConfidential(model.kubevirt, nodes)),
     guarded('kubevirt.placement', () => checkPlacement(model.kubevirt, nodes, config.prefix)),
     guarded('kubevirt.host-devices', () => checkHostDevices(model.kubevirt, hostDevices ?? unavailable(), nodes.filter((item) => canRunVms(item.readiness.state)).length)),
     guarded('nodes.min-ready', () => checkMinReady(nodes, config)),

@@ -1,3 +1,4 @@
+import { GATE_CHECK_IDS } from '../documents/gate.ts';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,6 @@ import { healthyCluster, rawNode, rawReport } from '../../test/lab/aggregator/cl
 import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/report-source.ts';
 import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../documents/api.ts';
 import { jsonSchema } from '../documents/json-schema.ts';
-import { GATE_CHECK_IDS } from '../documents/gate.ts';
 import { buildHttp } from './server.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 

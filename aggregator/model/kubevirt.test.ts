@@ -28,6 +28,7 @@ describe('summariseKubeVirt', () => {
         availableMessage: null,
         progressing: null,
         useEmulation: true,
+        featureGates: [],
         evictionStrategy: 'LiveMigrate',
         permittedHostDevices: [],
         workloadsPlacementSet: true,

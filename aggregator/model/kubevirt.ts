@@ -30,6 +30,8 @@ export interface KubeVirtCr {
   progressing: string | null;
   /** spec.configuration.developerConfiguration.useEmulation; only a boolean true counts. */
   useEmulation: boolean;
+  /** spec.configuration.developerConfiguration.featureGates as written (strings only, bounded): what the cluster asked for explicitly. */
+  featureGates: string[];
   /** spec.configuration.evictionStrategy: the default of VMIs that set none; null when not set (KubeVirt's default is None). */
   evictionStrategy: string | null;
   /** spec.configuration.permittedHostDevices, narrowed (model/permitted-host-devices.ts); empty when none. */
@@ -74,6 +76,7 @@ export function narrowKubeVirt(raw: unknown): KubeVirtCr {
     availableMessage: null,
     progressing: null,
     useEmulation: false,
+    featureGates: [],
     evictionStrategy: null,
     permittedHostDevices: [],
     workloadsPlacementSet: false,
@@ -102,6 +105,7 @@ function narrow(raw: unknown): KubeVirtCr {
     availableMessage: available?.message ?? null,
     progressing: conditionStatus(status.conditions, 'Progressing'),
     useEmulation: developer.useEmulation === true,
+    featureGates: Array.isArray(developer.featureGates) ? developer.featureGates.slice(0, 200).filter((gate): gate is string => typeof gate === 'string' && gate.length <= 128) : [],
     evictionStrategy: boundedString(configuration.evictionStrategy, 32),
     permittedHostDevices: parsePermittedHostDevices(configuration.permittedHostDevices),
     workloadsPlacementSet: workloads.nodePlacement !== undefined && workloads.nodePlacement !== null,

@@ -11,6 +11,7 @@ import {
 import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
 import type { HostDevices } from '../../core/report/host-devices.ts';
+import type { ConfidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
 
@@ -58,6 +59,8 @@ export interface NodeReport {
   inventory: Inventory | null;
   /** status.hostDevices (the passthrough inventory) when it fits the schema; null from agents without it. */
   hostDevices: HostDevices | null;
+  /** status.confidential (per kind: available, or why not); null when absent or malformed. */
+  confidential: ConfidentialSummary | null;
 }
 
 export type ReportParse =
@@ -145,6 +148,7 @@ function narrowReport(raw: unknown): ReportParse {
       cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
       inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
       hostDevices: fieldOrNull(statusFields.hostDevices, fields.hostDevices) ?? null,
+      confidential: fieldOrNull(statusFields.confidential, fields.confidential) ?? null,
     },
   };
 }

@@ -107,6 +107,7 @@ describe('page rendering', () => {
         reason: 'x',
         failingChecks: [],
         migrationTargets: 4,
+        confidential: ['sev-snp', 'sev-es', 'sev', '<b>x</b>'],
         inventory: {
           collected: true,
           system: { manufacturer: 'Dell Inc.', model: SCRIPT },
@@ -129,6 +130,9 @@ describe('page rendering', () => {
     const nameCell = ((rows.children[2] as FakeElement).children as FakeElement[])[0];
     const hardware = (nameCell?.children as FakeElement[] | undefined)?.find((child) => child.className === 'hardware');
     expect(hardware?.textContent).toBe(`Dell Inc. ${SCRIPT} · Intel Xeon Platinum 8488C · 2 sockets, 96 cores, 192 threads @ 2.4 GHz · 512 GiB`);
+    // The confidential kinds that can start, in words; a value the page does not know is left out.
+    const confidential = (nameCell?.children as FakeElement[] | undefined)?.find((child) => child.className === 'confidential');
+    expect(confidential?.textContent).toBe('confidential guests: SEV-SNP, SEV-ES, SEV');
     expect(allElements(rows).some((element) => element.tag === 'script')).toBe(false);
   });
 

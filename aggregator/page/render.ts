@@ -170,6 +170,15 @@ function migrationCell(doc: Document, targets: unknown): HTMLElement {
   return h(doc, 'td', { className: 'migration', text: String(targets) });
 }
 
+const KIND_WORDS: ReadonlyMap<string, string> = new Map([['sev', 'SEV'], ['sev-es', 'SEV-ES'], ['sev-snp', 'SEV-SNP'], ['tdx', 'TDX']]);
+
+/** A line under the node name with the confidential-guest kinds that can start there; none when there are none. */
+export function confidentialLine(doc: Document, kinds: unknown): HTMLElement | null {
+  if (!Array.isArray(kinds)) return null;
+  const words = kinds.map((kind) => (typeof kind === 'string' ? KIND_WORDS.get(kind) : undefined)).filter((word): word is string => word !== undefined);
+  return words.length > 0 ? h(doc, 'div', { className: 'confidential', text: `confidential guests: ${words.join(', ')}` }) : null;
+}
+
 /** Table rows for nodes (worst first, as the API sorts them). */
 export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragment {
   const rows = doc.createDocumentFragment();
@@ -179,7 +188,7 @@ export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragmen
     );
     rows.appendChild(
       h(doc, 'tr', { className: statusClass(node.state), attrs: { 'data-node': node.name } }, [
-        h(doc, 'td', { className: 'node-name' }, [node.name, hardwareLine(doc, node.inventory)]),
+        h(doc, 'td', { className: 'node-name' }, [node.name, hardwareLine(doc, node.inventory), confidentialLine(doc, node.confidential)]),
         h(doc, 'td', {}, [h(doc, 'span', { className: `badge ${statusClass(node.state)}`, text: node.unknownCause ? `${node.state} (${node.unknownCause})` : node.state })]),
         h(doc, 'td', { text: node.tier ?? '–' }),
         h(doc, 'td', { text: node.cpuVendor ?? '–' }),

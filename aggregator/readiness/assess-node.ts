@@ -95,8 +95,12 @@ function readinessOf(
     // Needs every node: the gate fills it in (gate/migration.ts).
     migrationTargets: null,
     inventory: report?.inventory ?? null,
+    confidential: report?.confidential ? STRONGEST_FIRST.filter((kind) => report.confidential?.[kind].available === true) : null,
   };
 }
+
+/** SEV-SNP ⊃ SEV-ES ⊃ SEV on AMD; TDX on Intel. */
+const STRONGEST_FIRST = ['sev-snp', 'tdx', 'sev-es', 'sev'] as const;
 
 const MAX_FAILING_LISTED = 20;
 

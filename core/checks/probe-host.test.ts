@@ -73,6 +73,8 @@ const EXPECTED: Record<HostProfile, {
   'gpu-vfio': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48, platform: 'bare-metal' },
   'gpu-shared-group': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 48, platform: 'bare-metal' },
   'pci-500': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '5.14.0-570.12.1.el9_6.x86_64', os: 'rhel', nested: ['Y', null], iommuGroups: 500, platform: 'bare-metal' },
+  'sev-snp-metal': { arch: 'x86_64', vendor: 'amd', vmx: false, svm: true, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.14.0-29-generic', os: 'ubuntu', nested: [null, '1'], iommuGroups: 64, platform: 'bare-metal' },
+  'tdx-metal': { arch: 'x86_64', vendor: 'intel', vmx: true, svm: false, hypervisor: false, kvm: 'ok', tun: 'ok', vhostNet: 'ok', kernel: '6.17.0-8-generic', os: 'ubuntu', nested: ['N', null], iommuGroups: 48, platform: 'bare-metal' },
 };
 
 const openOf = (device: HostFacts['kvm']) => (device.state === 'present' ? device.open : device.state);
@@ -168,6 +170,8 @@ describe('the cases the issue names', () => {
       'virt-host-validate': 'skip',
       hugepages: 'skip',
       passthrough: 'skip',
+      // A VM's CPU without sev or tdx_host_platform: informational, it passes and says so.
+      confidential: 'pass',
     });
     const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
     expect(kvm?.message).toBe(

@@ -1,4 +1,5 @@
 import { cgroupFamily } from './families/cgroup.ts';
+import { confidentialFamily } from './families/confidential.ts';
 import { cpuFamily } from './families/cpu.ts';
 import { devicesFamily } from './families/devices.ts';
 import type { ProbeContext } from './family.ts';
@@ -31,6 +32,7 @@ export const FAMILIES = [
   passthroughFamily,
   vhvFamily,
   hugepagesFamily,
+  confidentialFamily,
 ] as const;
 
 type Family = (typeof FAMILIES)[number];

@@ -1,4 +1,5 @@
 import { isDnsSubdomain } from '../dns-name.ts';
+import type { ConfidentialKind } from '../checks/host/confidential-kinds.ts';
 
 /**
  * Every key virtgate writes lives under one prefix (configurable; the chart passes it in).
@@ -26,6 +27,8 @@ export interface NodeKeys {
     cpuVendor: string;
     nested: string;
     kernel: string;
+    /** One per confidential-guest kind, named as KubeVirt's own (kubevirt.io/sev, …): `<prefix>/sev`, `/sev-es`, `/sev-snp`, `/tdx`. */
+    confidential: Record<ConfidentialKind, string>;
   };
   /** Records which labels and taints virtgate owns, so it only ever removes those. */
   ownershipAnnotation: string;
@@ -44,6 +47,7 @@ export function nodeKeys(prefix: string = DEFAULT_PREFIX): NodeKeys {
       cpuVendor: `${prefix}/cpu-vendor`,
       nested: `${prefix}/nested`,
       kernel: `${prefix}/kernel`,
+      confidential: { sev: `${prefix}/sev`, 'sev-es': `${prefix}/sev-es`, 'sev-snp': `${prefix}/sev-snp`, tdx: `${prefix}/tdx` },
     },
     ownershipAnnotation: `${prefix}/owned`,
     notReadyTaint: `${prefix}/not-ready`,

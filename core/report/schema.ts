@@ -5,6 +5,7 @@ import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest
 import { inventorySchema } from '../inventory/schema.ts';
 import { hostDevicesSchema } from './host-devices.ts';
 import { CHECK_STATUSES } from '../checks/result.ts';
+import { CONFIDENTIAL_KINDS, MAX_KIND_REASON } from '../checks/host/confidential-kinds.ts';
 import { type CheckResult, TIERS } from '../checks/verdict.ts';
 
 /**
@@ -38,6 +39,16 @@ export const taintReportSchema = z.object({
   applied: z.boolean().describe("Whether virtgate's not-ready taint is on the node."),
   refused: z.string().optional().describe('Set when the guard refused to taint: the share of the pool already tainted was too high.'),
 });
+
+/** One confidential-guest kind on a node: whether a guest of it can start, else why not. */
+export const confidentialKindSchema = z.object({
+  available: z.boolean(),
+  reason: z.string().max(MAX_KIND_REASON).optional().describe('Why a guest of this kind cannot start here (absent when it can).'),
+  asidsFree: z.int().min(0).optional().describe('ASIDs left for this kind (misc cgroup), where the kernel counts them.'),
+});
+
+/** Per kind (SEV, SEV-ES, SEV-SNP, TDX), what the confidential check read; the gate and the page read it. */
+export const confidentialReportSchema = z.object(Object.fromEntries(CONFIDENTIAL_KINDS.map((kind) => [kind, confidentialKindSchema])) as Record<(typeof CONFIDENTIAL_KINDS)[number], typeof confidentialKindSchema>);
 
 /**
  * One check result. The id is any string, not core's CheckId: newer agents may add checks, and
@@ -97,6 +108,9 @@ const statusShape = {
   lastTransitionAt: timestampSchema.describe('When ready or tier last changed.'),
   heartbeatAt: timestampSchema.describe('Refreshed every few minutes: the aggregator calls a report stale when this is old.'),
   taint: taintReportSchema,
+  confidential: confidentialReportSchema
+    .optional()
+    .describe('Confidential guests per kind (sev, sev-es, sev-snp, tdx): available, or the reason not; absent when the host could not tell or is not x86.'),
   cpuFeatures: z
     .array(z.string().min(1).max(MAX_FEATURE_NAME))
     .max(MAX_GUEST_FEATURES)

@@ -3,12 +3,12 @@
  * hostile text from the cluster literally (no dialog, no injected element), and says when it
  * cannot reach the aggregator or the aggregator is not synced. Saves artifacts/aggregator-page.png.
  */
+import { GATE_CHECK_IDS } from '../../aggregator/documents/gate.ts';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATE_CHECK_IDS } from '../../aggregator/documents/gate.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';

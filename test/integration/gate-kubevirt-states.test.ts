@@ -73,6 +73,7 @@ describe('KubeVirt missing or not ready: the aggregator and virtgate gate say wh
       'tuple.cdi-paired': 'unknown',
       'kubevirt.deployed': 'fail',
       'kubevirt.emulation-consistent': 'unknown',
+      'kubevirt.confidential': 'unknown',
       'kubevirt.placement': 'unknown',
       'kubevirt.host-devices': 'unknown',
     });

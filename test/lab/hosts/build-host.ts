@@ -28,7 +28,7 @@ import path from 'node:path';
 import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../../core/checks/host/device-numbers.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
-import { type DevicePlan, makeDevice, standInOverrides } from './device-nodes.ts';
+import { type DevicePlan, makeDevice, makeSevStandIn, standInOverrides } from './device-nodes.ts';
 import { cgroupFiles, dmiFiles, insideRoot, writeHostFiles } from './host-files.ts';
 import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
@@ -100,6 +100,10 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
   await writeFile(path.join(root, MANIFEST), `${JSON.stringify(manifest)}\n`);
   for (const [name, plan] of Object.entries(spec.devices) as Array<[DeviceName, DevicePlan]>) {
     await makeDevice(root, name, plan);
+  }
+  if (spec.confidential) {
+    await writeHostFiles(root, spec.confidential.files);
+    if (spec.confidential.sevDevice) await makeSevStandIn(root);
   }
   if (options.files) await writeHostFiles(root, options.files);
 

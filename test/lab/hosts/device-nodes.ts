@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { DEVICE_SPECS, type DeviceName } from '../../../core/checks/host/device-numbers.ts';
 import { insideRoot } from './host-files.ts';
 import { MISC_MAJOR, unservedMiscMinor } from './misc-devices.ts';
+import { SEV_STAND_IN_MINOR } from './profiles/confidential.ts';
 
 const run = promisify(execFile);
 
@@ -78,6 +79,18 @@ export async function makeDevice(root: string, name: DeviceName, plan: DevicePla
           : `the ${name} driver (${node.major}:${node.minor}) does not work on this machine`;
     throw new Error(`buildHost: ${full} (c ${node.major} ${node.minor}) must open with ${node.opens} but gave ${opened}: ${why}`);
   }
+}
+
+/**
+ * dev/sev of a SEV host: a misc node on the minor the fixture's proc/misc names `sev`
+ * (profiles/confidential.ts), which must open read-write as the ccp driver's does.
+ */
+export async function makeSevStandIn(root: string): Promise<void> {
+  const full = insideRoot(root, 'dev/sev');
+  await mkdir(path.dirname(full), { recursive: true });
+  await run('mknod', ['-m', '0666', full, 'c', String(MISC_MAJOR), String(SEV_STAND_IN_MINOR)]);
+  const opened = await openResult(full);
+  if (opened !== 'ok') throw new Error(`buildHost: ${full} (c ${MISC_MAJOR} ${SEV_STAND_IN_MINOR}) must open read-write but gave ${opened}: tun's driver does not work on this machine`);
 }
 
 async function openResult(file: string): Promise<string> {

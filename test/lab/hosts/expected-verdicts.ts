@@ -6,6 +6,7 @@
  * `withoutKvm` is the same host after `removeDevice(root, 'kvm')`, the one mutation the fault
  * suite makes to a host while agents run.
  */
+import type { ConfidentialKind } from '../../../core/checks/host/confidential-kinds.ts';
 import type { CheckStatus } from '../../../core/checks/result.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import type { HostProfile } from './build-host.ts';
@@ -14,12 +15,14 @@ export interface ExpectedVerdict {
   tier: Tier;
   ready: boolean;
   /** The statuses of the checks that decide or explain the verdict; checks not named are not judged. */
-  checks: Partial<Record<'cpu.virtualization' | 'dev.kvm' | 'dev.tun' | 'dev.vhost-net' | 'kvm.nested' | 'os.userland' | 'platform', CheckStatus>>;
+  checks: Partial<Record<'cpu.virtualization' | 'dev.kvm' | 'dev.tun' | 'dev.vhost-net' | 'kvm.nested' | 'os.userland' | 'platform' | 'confidential', CheckStatus>>;
 }
 
 export interface ExpectedHost {
   intact: ExpectedVerdict;
   withoutKvm?: ExpectedVerdict;
+  /** Confidential guests on the intact host; absent: none can start there. */
+  confidential?: { available: ConfidentialKind[]; asidsFree?: Partial<Record<ConfidentialKind, number>> };
 }
 
 // A bare-metal host with VT-x/AMD-V, KVM, tun and vhost-net on an Enterprise Linux userland.
@@ -96,6 +99,19 @@ export const EXPECTED_VERDICTS: Record<HostProfile, ExpectedHost> = {
   // Graviton metal on Ubuntu: arm64 needs no CPU flag for KVM.
   'arm64-metal': {
     intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'pass', 'kvm.nested': 'pass', 'os.userland': 'warn' } },
+  },
+  // EPYC Genoa with SEV, SEV-ES and SEV-SNP on in the firmware and on kvm_amd, /dev/sev opening:
+  // all three AMD kinds, strongest first. ASIDs from the misc cgroup: SEV 410 - 3 in use = 407;
+  // SEV-ES 99 - 1 = 98, which SEV-SNP guests share. Ubuntu on 6.14: not EL, and USO (kernel.version warns).
+  'sev-snp-metal': {
+    intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'os.userland': 'warn', confidential: 'pass' } },
+    confidential: { available: ['sev-snp', 'sev-es', 'sev'], asidsFree: { sev: 407, 'sev-es': 98, 'sev-snp': 98 } },
+    withoutKvm: METAL_WITHOUT_KVM,
+  },
+  // Sapphire Rapids with tdx_host_platform and kvm_intel.tdx=Y: KVM brought the TDX module up.
+  'tdx-metal': {
+    intact: { tier: 'hardware', ready: true, checks: { 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'os.userland': 'warn', confidential: 'pass' } },
+    confidential: { available: ['tdx'] },
   },
 };
 

@@ -34,6 +34,8 @@ export interface ReportOptions {
   checks?: Array<{ id: string; status: 'pass' | 'warn' | 'fail' | 'skip' | 'error'; message: string }>;
   /** status.hostDevices: the passthrough inventory; absent when not given. */
   hostDevices?: Record<string, unknown>;
+  /** status.confidential: per kind, available or the reason not; absent when not given. */
+  confidential?: Record<string, { available: boolean; reason?: string; asidsFree?: number }>;
 }
 
 export function reportStatus(options: ReportOptions): Record<string, unknown> {
@@ -59,6 +61,7 @@ export function reportStatus(options: ReportOptions): Record<string, unknown> {
     taint: { policy: 'off', applied: false },
     ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
     ...(options.hostDevices ? { hostDevices: options.hostDevices } : {}),
+    ...(options.confidential ? { confidential: options.confidential } : {}),
   };
 }
 
@@ -90,6 +93,8 @@ export interface KubeVirtOptions {
   phase?: string;
   available?: 'True' | 'False';
   useEmulation?: boolean;
+  /** spec.configuration.developerConfiguration.featureGates */
+  featureGates?: string[];
   nodePlacement?: Record<string, unknown>;
   /** spec.configuration.evictionStrategy */
   evictionStrategy?: string;
@@ -119,7 +124,7 @@ export async function createKubeVirt(kc: KubeConfig, options: KubeVirtOptions): 
       metadata: { name: options.name, namespace },
       spec: {
         configuration: {
-          developerConfiguration: { useEmulation: options.useEmulation ?? false },
+          developerConfiguration: { useEmulation: options.useEmulation ?? false, ...(options.featureGates ? { featureGates: options.featureGates } : {}) },
           ...(options.evictionStrategy ? { evictionStrategy: options.evictionStrategy } : {}),
           ...(options.permittedHostDevices ? { permittedHostDevices: options.permittedHostDevices } : {}),
         },

@@ -100,6 +100,11 @@ export const AMD_GENOA_CPU: X86Cpu = {
   cores: 4,
 };
 
+/** Genoa with SME/SEV enabled in the firmware: the kernel then lists sme, sev, sev_es and sev_snp. */
+export const AMD_GENOA_SEV_SNP_CPU: X86Cpu = { ...AMD_GENOA_CPU, flags: AMD_FLAGS.replace('smca fsrm', 'smca fsrm sme sev sev_es sev_snp') };
+/** Sapphire Rapids with TDX private KeyIDs reserved by the firmware: the kernel sets tdx_host_platform. */
+export const INTEL_TDX_CPU = SAPPHIRE_RAPIDS(`${INTEL_FLAGS_BASE} vmx ${INTEL_FLAGS_TAIL.replace('cdp_l3 ', 'cdp_l3 tdx_host_platform ')}`, { vmxFlags: INTEL_VMX_FLAGS });
+
 export function arm64Cpuinfo(cores: number): string {
   const blocks: string[] = [];
   for (let n = 0; n < cores; n += 1) {

@@ -7,6 +7,7 @@ import type { Tier } from '../../../../core/checks/verdict.ts';
 import type { DevicePlan } from '../device-nodes.ts';
 import {
   AMD_GENOA_CPU,
+  AMD_GENOA_SEV_SNP_CPU,
   arm64Cpuinfo,
   CASCADE_LAKE,
   INTEL_FLAGS_BASE,
@@ -16,11 +17,13 @@ import {
   INTEL_METAL_CPU,
   INTEL_NESTED_CPU,
   INTEL_NO_VMX_CPU,
+  INTEL_TDX_CPU,
   INTEL_VMX_FLAGS,
   x86Cpuinfo,
 } from './cpuinfo.ts';
 import { OS_RELEASE } from './os-release.ts';
 import { GPU_CLEAN_GROUP, GPU_SHARED_GROUP, MANY_FUNCTIONS, type PciLayout } from './pci.ts';
+import { SEV_SNP_FILES, TDX_FILES } from './confidential.ts';
 import { COMMON_BUILTIN, X86_KVM_MODULES } from './proc-modules.ts';
 
 export const HOST_PROFILES = [
@@ -41,6 +44,8 @@ export const HOST_PROFILES = [
   'gpu-vfio',
   'gpu-shared-group',
   'pci-500',
+  'sev-snp-metal',
+  'tdx-metal',
 ] as const;
 export type HostProfile = (typeof HOST_PROFILES)[number];
 
@@ -60,6 +65,8 @@ export interface HostSpec {
   dmi: { sysVendor: string; productName: string; productVersion: string; biosVendor: string };
   /** PCI functions under sys/bus/pci/devices (profiles/pci.ts); absent: no PCI sysfs at all. */
   pci?: PciLayout;
+  /** Confidential-guest files (module parameters, proc/misc, the misc cgroup) and whether dev/sev is made (confidential.ts). */
+  confidential?: { files: Record<string, string>; sevDevice: boolean };
 }
 
 export const PROFILES: Record<HostProfile, HostSpec> = {
@@ -273,5 +280,34 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     tier: 'hardware',
     dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: '', biosVendor: 'Dell Inc.' },
     pci: MANY_FUNCTIONS,
+  },
+  'sev-snp-metal': {
+    // An EPYC Genoa host set up for confidential VMs: SEV, SEV-ES and SEV-SNP on in the firmware
+    // and on kvm_amd, the ccp driver's /dev/sev, ASIDs split by the firmware (confidential.ts).
+    cpuinfo: x86Cpuinfo(AMD_GENOA_SEV_SNP_CPU),
+    kernelRelease: '6.14.0-29-generic',
+    osRelease: OS_RELEASE.ubuntu2404,
+    modules: [...X86_KVM_MODULES('kvm_amd'), 'ccp'],
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_amd', value: '1' },
+    iommu: { groups: 64, units: ['ivhd0', 'ivhd1'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Supermicro', productName: 'AS -2125HS-TNR', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
+    confidential: { files: SEV_SNP_FILES, sevDevice: true },
+  },
+  'tdx-metal': {
+    // A Sapphire Rapids host with TDX on in the firmware and kvm_intel.tdx=Y (KVM initialised the TDX module).
+    cpuinfo: x86Cpuinfo(INTEL_TDX_CPU),
+    kernelRelease: '6.17.0-8-generic',
+    osRelease: OS_RELEASE.ubuntu2404,
+    modules: X86_KVM_MODULES('kvm_intel'),
+    builtin: COMMON_BUILTIN,
+    nested: { module: 'kvm_intel', value: 'N' },
+    iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
+    devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
+    tier: 'hardware',
+    dmi: { sysVendor: 'Intel Corporation', productName: 'D50DNP', productVersion: '', biosVendor: 'Intel Corporation' },
+    confidential: { files: TDX_FILES, sevDevice: false },
   },
 };
