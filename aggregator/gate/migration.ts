@@ -152,7 +152,20 @@ function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, buil
   return entry;
 }
 
-function profileOf(item: AssessedNode): Profile & { key: string } {
+type KeyedProfile = Profile & { key: string };
+
+/**
+ * A node's profile, kept per (Node, report) pair: both are replaced, never changed, when their
+ * objects change, so a recompute at 100,000 nodes does not build 100,000 group keys again.
+ */
+const profiles = new WeakMap<object, { node: AssessedNode['node']; profile: KeyedProfile }>();
+
+function profileOf(item: AssessedNode): KeyedProfile {
+  const vendor = item.readiness.cpuVendor;
+  const kernel = item.readiness.kernel;
+  const holder = item.report ?? item.node;
+  const kept = profiles.get(holder);
+  if (kept && kept.node === item.node && kept.profile.vendor === vendor && kept.profile.kernel === kernel) return kept.profile;
   const features = item.report?.cpuFeatures ?? null;
   const labels = cached(fromLabels, item.node.labels, () => labelProfile(item.node.labels));
   // A report's list is both: a target needs a superset of the source's features.
@@ -160,17 +173,17 @@ function profileOf(item: AssessedNode): Profile & { key: string } {
     const set = new Set(features);
     return { needs: set, offers: set };
   });
-  const vendor = item.readiness.cpuVendor;
-  const usoOffer = offersUso(item.readiness.kernel);
-  return {
+  const profile: KeyedProfile = {
     name: item.node.name,
     vendor,
-    usoOffer,
-    kernel: item.readiness.kernel,
+    usoOffer: offersUso(kernel),
+    kernel,
     labels: labels.profile,
     report: report.profile,
-    key: [vendor ?? '?', item.readiness.kernel ?? '?', labels.key, report.key].join('|'),
+    key: [vendor ?? '?', kernel ?? '?', labels.key, report.key].join('|'),
   };
+  profiles.set(holder, { node: item.node, profile });
+  return profile;
 }
 
 /**
@@ -200,48 +213,79 @@ interface Group {
  */
 export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
   const groups = new Map<string, Group>();
+  const memberOf: Array<[string, Group]> = [];
   for (const item of nodes) {
     if (!canRunVms(item.readiness.state)) continue;
     const profile = profileOf(item);
-    const key = profile.key;
-    const group = groups.get(key);
-    if (group) group.members.push(profile.name);
-    else groups.set(key, { profile, members: [profile.name] });
+    let group = groups.get(profile.key);
+    if (group) group.members.push(item.node.name);
+    else groups.set(profile.key, (group = { profile, members: [item.node.name] }));
+    memberOf.push([item.node.name, group]);
   }
   const all = [...groups.values()];
-  const result: NodeMigration[] = [];
-  for (const group of all) {
-    const source = group.profile;
-    const vendorKnown = source.vendor !== null && KNOWN_VENDORS.has(source.vendor);
-    const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
-    const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
-    const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
-    // Once per group, not per node: every member has the same targets, less itself.
-    const firstNames = targetGroups.flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1)).sort();
-    const total = targetGroups.reduce((sum, { other }) => sum + other.members.length, 0);
-    const unverifiedTotal = targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0);
-    const ownIsTarget = targetGroups.some(({ other }) => other === group);
-    const ownUnverified = targetGroups.some(({ other, missing }) => other === group && !missing.compared);
-    for (const name of group.members) {
-      const targetCount = total - (ownIsTarget ? 1 : 0);
-      const listed = firstNames.filter((member) => member !== name).slice(0, MAX_TARGETS_LISTED);
-      const unverified = unverifiedTotal - (ownUnverified ? 1 : 0);
-      const migration: NodeMigration = {
-        name,
-        vendor: source.vendor,
-        source: source.labels ? 'kubevirt-labels' : source.report ? 'report' : null,
-        targetCount,
-        unverifiedTargets: unverified,
-        targets: listed,
-        lacks: '',
-        nearest: null,
-      };
-      if (targetCount === 0) Object.assign(migration, explainStranded(source, name, vendorKnown, compared));
-      result.push(migration);
-    }
-  }
+  // Once per group, not per node: every member has the same targets, less itself.
+  const shared = new Map<Group, GroupTargets>(all.map((group) => [group, groupTargets(group, all)]));
+  // In the input's order (worst first, by name within a state), so the final sort by name only merges runs.
+  const result = memberOf.map(([name, group]): NodeMigration => {
+    const targets = shared.get(group) as GroupTargets;
+    const migration: NodeMigration = {
+      name,
+      vendor: group.profile.vendor,
+      source: group.profile.labels ? 'kubevirt-labels' : group.profile.report ? 'report' : null,
+      targetCount: targets.total - (targets.ownIsTarget ? 1 : 0),
+      unverifiedTargets: targets.unverifiedTotal - (targets.ownUnverified ? 1 : 0),
+      targets: firstOthers(targets.firstNames, name),
+      lacks: '',
+      nearest: null,
+    };
+    if (migration.targetCount === 0) Object.assign(migration, explainStranded(group.profile, name, targets.vendorKnown, targets.compared));
+    return migration;
+  });
   result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { nodes: result, stranded: result.filter((node) => node.targetCount === 0) };
+}
+
+interface GroupTargets {
+  vendorKnown: boolean;
+  compared: Array<{ other: Group; missing: { missing: string[]; compared: boolean } }>;
+  /** The first MAX_TARGETS_LISTED + 1 target names, sorted: enough to list ten that are not the node itself. */
+  firstNames: string[];
+  total: number;
+  unverifiedTotal: number;
+  ownIsTarget: boolean;
+  ownUnverified: boolean;
+}
+
+function groupTargets(group: Group, all: readonly Group[]): GroupTargets {
+  const source = group.profile;
+  const vendorKnown = source.vendor !== null && KNOWN_VENDORS.has(source.vendor);
+  const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
+  const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
+  const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
+  const firstNames = targetGroups
+    .flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1))
+    .sort()
+    .slice(0, MAX_TARGETS_LISTED + 1);
+  return {
+    vendorKnown,
+    compared,
+    firstNames,
+    total: targetGroups.reduce((sum, { other }) => sum + other.members.length, 0),
+    unverifiedTotal: targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0),
+    ownIsTarget: targetGroups.some(({ other }) => other === group),
+    ownUnverified: targetGroups.some(({ other, missing }) => other === group && !missing.compared),
+  };
+}
+
+/** The first MAX_TARGETS_LISTED names other than `name`. */
+function firstOthers(sortedNames: readonly string[], name: string): string[] {
+  const listed: string[] = [];
+  for (const other of sortedNames) {
+    if (other === name) continue;
+    listed.push(other);
+    if (listed.length === MAX_TARGETS_LISTED) break;
+  }
+  return listed;
 }
 
 function explainStranded(
