@@ -234,7 +234,8 @@ export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
       source: group.profile.labels ? 'kubevirt-labels' : group.profile.report ? 'report' : null,
       targetCount: targets.total - (targets.ownIsTarget ? 1 : 0),
       unverifiedTargets: targets.unverifiedTotal - (targets.ownUnverified ? 1 : 0),
-      targets: firstOthers(targets.firstNames, name),
+      // Most members are not among the first names: they share one list (nothing changes it later).
+      targets: targets.firstNames.includes(name) ? firstOthers(targets.firstNames, name) : targets.firstTen,
       lacks: '',
       nearest: null,
     };
@@ -250,6 +251,8 @@ interface GroupTargets {
   compared: Array<{ other: Group; missing: { missing: string[]; compared: boolean } }>;
   /** The first MAX_TARGETS_LISTED + 1 target names, sorted: enough to list ten that are not the node itself. */
   firstNames: string[];
+  /** The first MAX_TARGETS_LISTED of them: the list of every member that is not among them. */
+  firstTen: string[];
   total: number;
   unverifiedTotal: number;
   ownIsTarget: boolean;
@@ -270,6 +273,7 @@ function groupTargets(group: Group, all: readonly Group[]): GroupTargets {
     vendorKnown,
     compared,
     firstNames,
+    firstTen: firstNames.slice(0, MAX_TARGETS_LISTED),
     total: targetGroups.reduce((sum, { other }) => sum + other.members.length, 0),
     unverifiedTotal: targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0),
     ownIsTarget: targetGroups.some(({ other }) => other === group),
