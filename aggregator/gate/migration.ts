@@ -208,25 +208,55 @@ interface Group {
 }
 
 /**
+ * The last plan and what it was made from. Between two recomputes usually only heartbeats change,
+ * and a plan depends only on the ready nodes' names and profile keys, in order (equal keys, equal
+ * profiles): when those are the same as last time, the last plan is the answer (same input, same
+ * output), and 100,000 nodes cost one comparison each instead of a new plan that the next GC must
+ * clear away.
+ */
+let last: { names: string[]; keys: string[]; plan: MigrationPlan } | null = null;
+
+/**
  * Targets for every ready node. Nodes that compare identically are grouped first, so the work is
  * quadratic in the number of distinct CPU/kernel kinds, not in the number of nodes.
  */
 export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
-  const groups = new Map<string, Group>();
-  const memberOf: Array<[string, Group]> = [];
+  const names: string[] = [];
+  const keyed: KeyedProfile[] = [];
   for (const item of nodes) {
     if (!canRunVms(item.readiness.state)) continue;
-    const profile = profileOf(item);
-    let group = groups.get(profile.key);
-    if (group) group.members.push(item.node.name);
-    else groups.set(profile.key, (group = { profile, members: [item.node.name] }));
-    memberOf.push([item.node.name, group]);
+    names.push(item.node.name);
+    keyed.push(profileOf(item));
   }
+  const keys = keyed.map((profile) => profile.key);
+  if (last !== null && sameItems(last.names, names) && sameItems(last.keys, keys)) return last.plan;
+  const plan = planFor(names, keyed);
+  last = { names, keys, plan };
+  return plan;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function planFor(names: readonly string[], keyed: readonly KeyedProfile[]): MigrationPlan {
+  const groups = new Map<string, Group>();
+  const memberOf: Group[] = [];
+  keyed.forEach((profile, index) => {
+    const name = names[index] as string;
+    let group = groups.get(profile.key);
+    if (group) group.members.push(name);
+    else groups.set(profile.key, (group = { profile, members: [name] }));
+    memberOf.push(group);
+  });
   const all = [...groups.values()];
   // Once per group, not per node: every member has the same targets, less itself.
   const shared = new Map<Group, GroupTargets>(all.map((group) => [group, groupTargets(group, all)]));
   // In the input's order (worst first, by name within a state), so the final sort by name only merges runs.
-  const result = memberOf.map(([name, group]): NodeMigration => {
+  const result = memberOf.map((group, index): NodeMigration => {
+    const name = names[index] as string;
     const targets = shared.get(group) as GroupTargets;
     const migration: NodeMigration = {
       name,
@@ -309,8 +339,16 @@ function explainStranded(
   return { lacks: `the nearest ${source.vendor} candidate ${best.member} lacks ${missing.join(', ')}${more}`, nearest: { name: best.member, missing } };
 }
 
+/** Target counts by node name, once per plan (a reused plan reuses them). */
+const countsByPlan = new WeakMap<MigrationPlan, Map<string, number>>();
+
 /** The readiness with each ready node's target count filled in (new node objects; the input is not changed). */
 export function withMigrationTargets(readiness: ClusterReadiness, plan: MigrationPlan): ClusterReadiness {
-  const counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
-  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: counts.get(node.name) ?? null })) };
+  let counts = countsByPlan.get(plan);
+  if (!counts) {
+    counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
+    countsByPlan.set(plan, counts);
+  }
+  const found = counts;
+  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: found.get(node.name) ?? null })) };
 }
