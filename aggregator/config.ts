@@ -76,6 +76,12 @@ export const AGGREGATOR_SETTINGS = {
     // For tests and what-if runs; a cluster judges today.
     chart: false,
   }),
+  perNodeMetrics: setting({
+    flag: '--no-per-node-metrics',
+    help: 'leave the per-node series (virtgate_node_report_timestamp_seconds, virtgate_node_migration_targets: two per node) out of /metrics; the cluster series stay',
+    schema: z.boolean(),
+    default: true,
+  }),
   watch: watchSettings({ staleAfter: '330s', backoffBase: '500ms' }),
   logLevel: logLevelSetting,
 };

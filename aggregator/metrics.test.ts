@@ -172,6 +172,38 @@ describe('aggregator metrics', () => {
       `virtgate_node_report_timestamp_seconds{node="q\\"uote"} ${NOW.getTime() / 1000 - 60}`,
     ]);
   });
+
+  it('leave the per-node series out with --no-per-node-metrics, and keep the cluster series', async () => {
+    const text = await createAggregatorMetrics(new FakeSource(latestOf(healthyCluster())), { perNodeMetrics: false }).metrics();
+    expect(text).not.toContain('virtgate_node_report_timestamp_seconds');
+    expect(text).not.toContain('virtgate_node_migration_targets');
+    expect(value(text, 'virtgate_cluster_nodes', { state: 'ready' })).toBe(3);
+    expect(value(text, 'virtgate_migration_stranded_nodes')).toBe(0);
+  });
+
+  it('render the per-node series once per report, while the other series stay live', async () => {
+    const source = new FakeSource(latestOf(healthyCluster()));
+    const registry = createAggregatorMetrics(source);
+    const first = await registry.metrics();
+    // The watch status is read on every scrape; the report, and so the per-node lines, did not change.
+    source.state = { ...source.state, watches: source.state.watches.map((watch) => ({ ...watch, healthy: false })) };
+    const second = await registry.metrics();
+    expect(value(first, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(1);
+    expect(value(second, 'virtgate_aggregator_watch_healthy', { kind: 'nodes' })).toBe(0);
+    expect(series(second, 'virtgate_node_report_timestamp_seconds')).toEqual(series(first, 'virtgate_node_report_timestamp_seconds'));
+    expect(series(first, 'virtgate_node_migration_targets')).toHaveLength(3);
+    // A new report, a heartbeat later: its own lines, and none of the old ones left over.
+    const later = new Date(NOW.getTime() + 30_000);
+    source.report = latestOf(healthyCluster({ nodes: [rawNode('node-a'), rawNode('node-b')], nodeValidations: [rawReport('node-a', { heartbeatAt: later.toISOString() }), rawReport('node-b')] }), later);
+    const third = await registry.metrics();
+    expect(value(third, 'virtgate_node_report_timestamp_seconds', { node: 'node-a' })).toBe(later.getTime() / 1000);
+    expect(series(third, 'virtgate_node_report_timestamp_seconds')).toHaveLength(2);
+    // Two scrapes at once of a new report see the same text.
+    source.report = latestOf(healthyCluster());
+    const [x, y] = await Promise.all([registry.metrics(), registry.metrics()]);
+    expect(series(x, 'virtgate_node_migration_targets')).toEqual(series(y, 'virtgate_node_migration_targets'));
+    expect(series(x, 'virtgate_node_migration_targets')).toHaveLength(3);
+  });
 });
 
 describe('virtgate_confidential_ready_nodes', () => {

@@ -3,6 +3,7 @@ import { registerBuildInfo } from '../core/metrics/build-info.ts';
 import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './documents/gate.ts';
 import { NODE_STATES } from './documents/readiness.ts';
 import { CONFIDENTIAL_KINDS } from '../core/checks/host/confidential-kinds.ts';
+import { PerNodeSeries } from './per-node-metrics.ts';
 import type { ReportSource } from './service/report-source.ts';
 
 /**
@@ -27,9 +28,13 @@ export const RECOMPUTE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** The aggregator's registry, and the one thing it is told rather than reads: each recompute's duration. */
 export class AggregatorRegistry extends Registry {
   private readonly recomputeDuration: Histogram;
+  private readonly perNode: PerNodeSeries | null;
+  private readonly source: ReportSource;
 
-  constructor() {
+  constructor(source: ReportSource, perNodeMetrics: boolean) {
     super();
+    this.source = source;
+    this.perNode = perNodeMetrics ? new PerNodeSeries() : null;
     this.recomputeDuration = new Histogram({
       name: 'virtgate_aggregator_recompute_duration_seconds',
       help: 'How long each gate recompute took.',
@@ -41,21 +46,13 @@ export class AggregatorRegistry extends Registry {
   observeRecompute(seconds: number): void {
     this.recomputeDuration.observe(seconds);
   }
-}
 
-/**
- * A labelled gauge whose series depend only on the report: filled once per report, when a scrape
- * first sees it, so at 5,000 nodes a scrape only formats the lines (prom-client renders them).
- */
-function perReport<L extends string>(latest: () => object | undefined, fill: (gauge: Gauge<L>) => void): (this: Gauge<L>) => void {
-  let filledFor: object | undefined;
-  return function collect(this: Gauge<L>) {
-    const current = latest();
-    if (current === filledFor) return;
-    filledFor = current;
-    this.reset();
-    if (current) fill(this);
-  };
+  /** Every series: the registry's own, rendered now, and the per-node ones, rendered once per report. */
+  override async metrics(): Promise<string> {
+    if (this.perNode === null) return super.metrics();
+    const [own, perNode] = await Promise.all([super.metrics(), this.perNode.text(this.source.latest()?.report ?? null)]);
+    return own + perNode;
+  }
 }
 
 /** The Unix time of a day's start (UTC), the moment a minor's end of life begins (tuple.ts judges by day). */
@@ -65,8 +62,13 @@ function dayStartSeconds(day: unknown): number | undefined {
   return Number.isFinite(ms) ? ms / 1000 : undefined;
 }
 
-export function createAggregatorMetrics(source: ReportSource): AggregatorRegistry {
-  const registry = new AggregatorRegistry();
+export interface AggregatorMetricsOptions {
+  /** Whether to export the per-node series (the `--per-node-metrics` setting); on by default. */
+  perNodeMetrics?: boolean;
+}
+
+export function createAggregatorMetrics(source: ReportSource, options: AggregatorMetricsOptions = {}): AggregatorRegistry {
+  const registry = new AggregatorRegistry(source, options.perNodeMetrics ?? true);
   const registers = [registry];
   const latest = () => source.latest();
   type LatestReport = NonNullable<ReturnType<typeof latest>>['report'];
@@ -163,37 +165,6 @@ export function createAggregatorMetrics(source: ReportSource): AggregatorRegistr
       const nodes = latest()?.report.readiness.nodes;
       setOrAbsent(this, nodes ? nodes.filter((node) => node.migrationTargets === 0).length : undefined);
     },
-  });
-
-  new Gauge({
-    name: 'virtgate_node_migration_targets',
-    help: 'Per ready node: how many other ready nodes can take its VMs by live migration; 0 means the node is stranded.',
-    labelNames: ['node'],
-    registers,
-    collect: perReport(
-      () => latest()?.report,
-      (gauge) => {
-        for (const node of latest()?.report.readiness.nodes ?? []) {
-          if (node.migrationTargets !== null) gauge.set({ node: node.name }, node.migrationTargets);
-        }
-      },
-    ),
-  });
-
-  new Gauge({
-    name: 'virtgate_node_report_timestamp_seconds',
-    help: "When each node's NodeValidation heartbeat was written (status.heartbeatAt, Unix seconds); absent for nodes without a valid report.",
-    labelNames: ['node'],
-    registers,
-    collect: perReport(
-      () => latest()?.report,
-      (gauge) => {
-        for (const node of latest()?.report.readiness.nodes ?? []) {
-          const heartbeat = node.heartbeatAt === null ? Number.NaN : Date.parse(node.heartbeatAt);
-          if (Number.isFinite(heartbeat)) gauge.set({ node: node.name }, heartbeat / 1000);
-        }
-      },
-    ),
   });
 
   new Gauge({

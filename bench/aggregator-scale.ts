@@ -96,12 +96,15 @@ interface RunningAggregator {
   stop(): Promise<void>;
 }
 
-async function startAggregator(cluster: BenchCluster, nodeOptions: string): Promise<RunningAggregator & { syncMs: number }> {
+/** The compiled aggregator to measure; `VIRTGATE_BENCH_BASELINE_DIST` names another build (a `dist/` folder) to measure beside it. */
+const OWN_DIST = path.join(PACKAGE_ROOT, 'dist');
+
+async function startAggregator(cluster: BenchCluster, nodeOptions: string, dist = OWN_DIST): Promise<RunningAggregator & { syncMs: number }> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(PACKAGE_ROOT, 'dist/cli/main.js'), 'aggregator', '--kubeconfig', cluster.plane.info.adminKubeconfig, '--port', String(port), '--bind-address', '127.0.0.1', '--log-level', 'warn'],
+    [path.join(dist, 'cli/main.js'), 'aggregator', '--kubeconfig', cluster.plane.info.adminKubeconfig, '--port', String(port), '--bind-address', '127.0.0.1', '--log-level', 'warn'],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: nodeOptions } },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -163,8 +166,8 @@ interface Figures {
 }
 
 /** One aggregator process: sync, 200 gate reads, 100 scrapes, 12 report flips, then its RSS. */
-async function measure(cluster: BenchCluster, nodeOptions: string): Promise<Figures> {
-  const aggregator = await startAggregator(cluster, nodeOptions);
+async function measure(cluster: BenchCluster, nodeOptions: string, dist = OWN_DIST): Promise<Figures> {
+  const aggregator = await startAggregator(cluster, nodeOptions, dist);
   try {
     const gateLatency = await timeRuns(200, () => fetch(`${aggregator.url}/api/v1/gate`).then((r) => r.arrayBuffer()), 5);
     const metricsLatency = await timeRuns(100, () => fetch(`${aggregator.url}/metrics`).then((r) => r.arrayBuffer()), 5);
@@ -195,6 +198,9 @@ export async function aggregatorScaleBench(cluster: BenchCluster, nodeOptions: s
     populated = size;
     const run = await measure(cluster, nodeOptions);
     const defaults = nodeOptions === '' ? null : await measure(cluster, '');
+    // Another build on the same objects in the same minutes: the "before" of a change.
+    const baselineDist = process.env.VIRTGATE_BENCH_BASELINE_DIST;
+    const before = baselineDist ? await measure(cluster, nodeOptions, baselineDist) : null;
     const recompute = (figures: Figures) => p95(figures.changes.map(([, r]) => r));
     rows.push(
       { section, figure: 'time to first full sync (process start → /readyz 200)', value: run.syncMs / 1000, unit: 's', target: { text: '≤ 10 s', met: (v) => v <= 10 } },
@@ -220,6 +226,15 @@ export async function aggregatorScaleBench(cluster: BenchCluster, nodeOptions: s
       { section, figure: 'NodeValidation change → updated metric, median of 12', value: median(run.changes.map(([l]) => l)), unit: 'ms', target: { text: '≤ 1 s', met: (v) => v <= 1000 } },
       { section, figure: 'NodeValidation change → updated metric, max of 12', value: Math.max(...run.changes.map(([l]) => l)), unit: 'ms', target: { text: '≤ 1 s', met: (v) => v <= 1000 } },
     );
+    if (before) {
+      const label = 'baseline build (VIRTGATE_BENCH_BASELINE_DIST)';
+      rows.push(
+        { section, figure: `RSS after sync and 12 recomputes, ${label}`, value: before.rss / MiB, unit: 'MiB', baseline: { label: 'this build', value: run.rss / MiB }, ratio: 'value/baseline' },
+        { section, figure: `gate recompute, p95 of 12, ${label}`, value: recompute(before), unit: 'ms', baseline: { label: 'this build', value: recompute(run) }, ratio: 'value/baseline' },
+        { section, figure: `/api/v1/gate latency, p95 of 200, ${label}`, value: p95(before.gateLatency), unit: 'ms', baseline: { label: 'this build', value: p95(run.gateLatency) }, ratio: 'value/baseline' },
+        { section, figure: `/metrics latency, p95 of 100, ${label}`, value: p95(before.metricsLatency), unit: 'ms', baseline: { label: 'this build', value: p95(run.metricsLatency) }, ratio: 'value/baseline' },
+      );
+    }
   }
   return rows;
 }

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { agentFootprintBench } from './agent-footprint.ts';
 import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
+import { aggregatorSyntheticBench } from './aggregator-synthetic.ts';
 import { apiLoadBench } from './api-load.ts';
 import { checkStartupBench } from './check-startup.ts';
 import { kvmRunBench } from './kvm-run.ts';
@@ -64,6 +65,12 @@ if (wanted('agent') || wanted('load') || wanted('aggregator')) {
   } finally {
     await cluster.stop();
   }
+}
+
+// In process, no API server: 5,000, 20,000 and 100,000 synthetic nodes (`scale` runs it alone).
+if (wanted('aggregator') || wanted('scale')) {
+  log('aggregator at 5,000, 20,000 and 100,000 synthetic nodes, in process (about 10 minutes)…');
+  rows.push(...(await aggregatorSyntheticBench(log)));
 }
 
 // Last, alone: it starts its own control plane, containerd and kubelet (root only; fixed names

@@ -236,4 +236,16 @@ describe('migration helpers', () => {
     // Without a host model (no KubeVirt, arm64, not labelled yet) the labels are no source.
     expect(labelProfile({ 'kubernetes.io/os': 'linux', 'cpu-feature.node.kubevirt.io/avx2': 'true' })).toBeNull();
   });
+
+  it('follows a changed CPU at once, though a recompute with the same profiles reuses the last plan', () => {
+    const before = [{ name: 'a', features: SUPERSET }, { name: 'b', features: SUPERSET }, { name: 'c', features: BASE }];
+    expect(migration(cluster(before)).targets).toEqual({ a: 1, b: 1, c: 2 });
+    // Same names and profiles in fresh objects (a heartbeat): the same answer.
+    expect(migration(cluster(before)).targets).toEqual({ a: 1, b: 1, c: 2 });
+    // b's CPU loses the superset's features: a is stranded, and b and c pair.
+    const after = [{ name: 'a', features: SUPERSET }, { name: 'b', features: BASE }, { name: 'c', features: BASE }];
+    expect(migration(cluster(after)).targets).toEqual({ a: 0, b: 2, c: 2 });
+    // And back.
+    expect(migration(cluster(before)).targets).toEqual({ a: 1, b: 1, c: 2 });
+  });
 });

@@ -152,7 +152,20 @@ function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, buil
   return entry;
 }
 
-function profileOf(item: AssessedNode): Profile & { key: string } {
+type KeyedProfile = Profile & { key: string };
+
+/**
+ * A node's profile, kept per (Node, report) pair: both are replaced, never changed, when their
+ * objects change, so a recompute at 100,000 nodes does not build 100,000 group keys again.
+ */
+const profiles = new WeakMap<object, { node: AssessedNode['node']; profile: KeyedProfile }>();
+
+function profileOf(item: AssessedNode): KeyedProfile {
+  const vendor = item.readiness.cpuVendor;
+  const kernel = item.readiness.kernel;
+  const holder = item.report ?? item.node;
+  const kept = profiles.get(holder);
+  if (kept && kept.node === item.node && kept.profile.vendor === vendor && kept.profile.kernel === kernel) return kept.profile;
   const features = item.report?.cpuFeatures ?? null;
   const labels = cached(fromLabels, item.node.labels, () => labelProfile(item.node.labels));
   // A report's list is both: a target needs a superset of the source's features.
@@ -160,17 +173,17 @@ function profileOf(item: AssessedNode): Profile & { key: string } {
     const set = new Set(features);
     return { needs: set, offers: set };
   });
-  const vendor = item.readiness.cpuVendor;
-  const usoOffer = offersUso(item.readiness.kernel);
-  return {
+  const profile: KeyedProfile = {
     name: item.node.name,
     vendor,
-    usoOffer,
-    kernel: item.readiness.kernel,
+    usoOffer: offersUso(kernel),
+    kernel,
     labels: labels.profile,
     report: report.profile,
-    key: [vendor ?? '?', item.readiness.kernel ?? '?', labels.key, report.key].join('|'),
+    key: [vendor ?? '?', kernel ?? '?', labels.key, report.key].join('|'),
   };
+  profiles.set(holder, { node: item.node, profile });
+  return profile;
 }
 
 /**
@@ -195,53 +208,118 @@ interface Group {
 }
 
 /**
+ * The last plan and what it was made from. Between two recomputes usually only heartbeats change,
+ * and a plan depends only on the ready nodes' names and profile keys, in order (equal keys, equal
+ * profiles): when those are the same as last time, the last plan is the answer (same input, same
+ * output), and 100,000 nodes cost one comparison each instead of a new plan that the next GC must
+ * clear away.
+ */
+let last: { names: string[]; keys: string[]; plan: MigrationPlan } | null = null;
+
+/**
  * Targets for every ready node. Nodes that compare identically are grouped first, so the work is
  * quadratic in the number of distinct CPU/kernel kinds, not in the number of nodes.
  */
 export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
-  const groups = new Map<string, Group>();
+  const names: string[] = [];
+  const keyed: KeyedProfile[] = [];
   for (const item of nodes) {
     if (!canRunVms(item.readiness.state)) continue;
-    const profile = profileOf(item);
-    const key = profile.key;
-    const group = groups.get(key);
-    if (group) group.members.push(profile.name);
-    else groups.set(key, { profile, members: [profile.name] });
+    names.push(item.node.name);
+    keyed.push(profileOf(item));
   }
+  const keys = keyed.map((profile) => profile.key);
+  if (last !== null && sameItems(last.names, names) && sameItems(last.keys, keys)) return last.plan;
+  const plan = planFor(names, keyed);
+  last = { names, keys, plan };
+  return plan;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function planFor(names: readonly string[], keyed: readonly KeyedProfile[]): MigrationPlan {
+  const groups = new Map<string, Group>();
+  const memberOf: Group[] = [];
+  keyed.forEach((profile, index) => {
+    const name = names[index] as string;
+    let group = groups.get(profile.key);
+    if (group) group.members.push(name);
+    else groups.set(profile.key, (group = { profile, members: [name] }));
+    memberOf.push(group);
+  });
   const all = [...groups.values()];
-  const result: NodeMigration[] = [];
-  for (const group of all) {
-    const source = group.profile;
-    const vendorKnown = source.vendor !== null && KNOWN_VENDORS.has(source.vendor);
-    const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
-    const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
-    const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
-    // Once per group, not per node: every member has the same targets, less itself.
-    const firstNames = targetGroups.flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1)).sort();
-    const total = targetGroups.reduce((sum, { other }) => sum + other.members.length, 0);
-    const unverifiedTotal = targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0);
-    const ownIsTarget = targetGroups.some(({ other }) => other === group);
-    const ownUnverified = targetGroups.some(({ other, missing }) => other === group && !missing.compared);
-    for (const name of group.members) {
-      const targetCount = total - (ownIsTarget ? 1 : 0);
-      const listed = firstNames.filter((member) => member !== name).slice(0, MAX_TARGETS_LISTED);
-      const unverified = unverifiedTotal - (ownUnverified ? 1 : 0);
-      const migration: NodeMigration = {
-        name,
-        vendor: source.vendor,
-        source: source.labels ? 'kubevirt-labels' : source.report ? 'report' : null,
-        targetCount,
-        unverifiedTargets: unverified,
-        targets: listed,
-        lacks: '',
-        nearest: null,
-      };
-      if (targetCount === 0) Object.assign(migration, explainStranded(source, name, vendorKnown, compared));
-      result.push(migration);
-    }
-  }
+  // Once per group, not per node: every member has the same targets, less itself.
+  const shared = new Map<Group, GroupTargets>(all.map((group) => [group, groupTargets(group, all)]));
+  // In the input's order (worst first, by name within a state), so the final sort by name only merges runs.
+  const result = memberOf.map((group, index): NodeMigration => {
+    const name = names[index] as string;
+    const targets = shared.get(group) as GroupTargets;
+    const migration: NodeMigration = {
+      name,
+      vendor: group.profile.vendor,
+      source: group.profile.labels ? 'kubevirt-labels' : group.profile.report ? 'report' : null,
+      targetCount: targets.total - (targets.ownIsTarget ? 1 : 0),
+      unverifiedTargets: targets.unverifiedTotal - (targets.ownUnverified ? 1 : 0),
+      // Most members are not among the first names: they share one list (nothing changes it later).
+      targets: targets.firstNames.includes(name) ? firstOthers(targets.firstNames, name) : targets.firstTen,
+      lacks: '',
+      nearest: null,
+    };
+    if (migration.targetCount === 0) Object.assign(migration, explainStranded(group.profile, name, targets.vendorKnown, targets.compared));
+    return migration;
+  });
   result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { nodes: result, stranded: result.filter((node) => node.targetCount === 0) };
+}
+
+interface GroupTargets {
+  vendorKnown: boolean;
+  compared: Array<{ other: Group; missing: { missing: string[]; compared: boolean } }>;
+  /** The first MAX_TARGETS_LISTED + 1 target names, sorted: enough to list ten that are not the node itself. */
+  firstNames: string[];
+  /** The first MAX_TARGETS_LISTED of them: the list of every member that is not among them. */
+  firstTen: string[];
+  total: number;
+  unverifiedTotal: number;
+  ownIsTarget: boolean;
+  ownUnverified: boolean;
+}
+
+function groupTargets(group: Group, all: readonly Group[]): GroupTargets {
+  const source = group.profile;
+  const vendorKnown = source.vendor !== null && KNOWN_VENDORS.has(source.vendor);
+  const sameVendor = vendorKnown ? all.filter((other) => other.profile.vendor === source.vendor) : [];
+  const compared = sameVendor.map((other) => ({ other, missing: missingOn(source, other.profile) }));
+  const targetGroups = compared.filter(({ missing }) => missing.missing.length === 0);
+  const firstNames = targetGroups
+    .flatMap(({ other }) => other.members.slice(0, MAX_TARGETS_LISTED + 1))
+    .sort()
+    .slice(0, MAX_TARGETS_LISTED + 1);
+  return {
+    vendorKnown,
+    compared,
+    firstNames,
+    firstTen: firstNames.slice(0, MAX_TARGETS_LISTED),
+    total: targetGroups.reduce((sum, { other }) => sum + other.members.length, 0),
+    unverifiedTotal: targetGroups.filter(({ missing }) => !missing.compared).reduce((sum, { other }) => sum + other.members.length, 0),
+    ownIsTarget: targetGroups.some(({ other }) => other === group),
+    ownUnverified: targetGroups.some(({ other, missing }) => other === group && !missing.compared),
+  };
+}
+
+/** The first MAX_TARGETS_LISTED names other than `name`. */
+function firstOthers(sortedNames: readonly string[], name: string): string[] {
+  const listed: string[] = [];
+  for (const other of sortedNames) {
+    if (other === name) continue;
+    listed.push(other);
+    if (listed.length === MAX_TARGETS_LISTED) break;
+  }
+  return listed;
 }
 
 function explainStranded(
@@ -261,8 +339,16 @@ function explainStranded(
   return { lacks: `the nearest ${source.vendor} candidate ${best.member} lacks ${missing.join(', ')}${more}`, nearest: { name: best.member, missing } };
 }
 
+/** Target counts by node name, once per plan (a reused plan reuses them). */
+const countsByPlan = new WeakMap<MigrationPlan, Map<string, number>>();
+
 /** The readiness with each ready node's target count filled in (new node objects; the input is not changed). */
 export function withMigrationTargets(readiness: ClusterReadiness, plan: MigrationPlan): ClusterReadiness {
-  const counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
-  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: counts.get(node.name) ?? null })) };
+  let counts = countsByPlan.get(plan);
+  if (!counts) {
+    counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
+    countsByPlan.set(plan, counts);
+  }
+  const found = counts;
+  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: found.get(node.name) ?? null })) };
 }

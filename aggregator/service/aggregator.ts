@@ -11,6 +11,7 @@ import { modelOf } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
+import type { WatchClients } from '../watch/resources.ts';
 import type { ReflectorTiming } from '../watch/reflector.ts';
 import { DEFAULT_RECOMPUTE_TIMING, RecomputeScheduler, type RecomputeTiming } from './recompute-scheduler.ts';
 import type { AggregatorSettings, AggregatorStatus } from '../documents/aggregator-status.ts';
@@ -25,6 +26,8 @@ export interface AggregatorOptions {
   now?: () => Date;
   timing?: { watch?: Partial<ReflectorTiming>; recompute?: Partial<RecomputeTiming> };
   pageDirectory?: string;
+  /** The watches' API clients; by default made from `kc` (the bench passes synthetic ones). */
+  clients?: WatchClients;
 }
 
 /**
@@ -70,8 +73,9 @@ export class Aggregator implements ReportSource {
       timing: { ...watchTimingOf(options.config.watch), ...options.timing?.watch },
       onChange: () => this.scheduler.request(),
       onStatus: () => this.scheduler.request(),
+      ...(options.clients ? { clients: options.clients } : {}),
     });
-    this.registry = createAggregatorMetrics(this);
+    this.registry = createAggregatorMetrics(this, { perNodeMetrics: this.config.perNodeMetrics });
     this.app = buildHttp(this, this.registry, {
       ...(options.pageDirectory ? { pageDirectory: options.pageDirectory } : {}),
       onWarning: (message) => this.log.warn({ decision: 'page-missing' }, message),

@@ -8,7 +8,7 @@ import { keepNode, keepReport } from './keep.ts';
 import { type CrdInfo, crdObservation, projectCrd } from './project.ts';
 import { Reflector, type ReflectorStatus, type ReflectorTiming } from './reflector.ts';
 import { projectVmi } from '../model/vmi.ts';
-import { CDI, type ClientOptions, crdClient, type CustomResource, customResourceClient, KUBEVIRT, nodesClient, nodeValidationsClient, type ResourceClient, VMIS } from './resources.ts';
+import { apiClients, CDI, type ClientOptions, type CustomResource, KUBEVIRT, type ResourceClient, VMIS, type WatchClients } from './resources.ts';
 import { ServerVersion, type ServerVersionStatus } from './server-version.ts';
 
 export interface SyncStatus {
@@ -31,6 +31,8 @@ export interface ClusterWatchOptions {
   onChange: () => void;
   /** Sync or health changed. */
   onStatus?: () => void;
+  /** The API clients; by default made from `kc` (the bench passes synthetic ones). */
+  clients?: WatchClients;
 }
 
 type Optional = 'kubevirt' | 'cdi' | 'vmis';
@@ -50,7 +52,7 @@ export class ClusterWatch {
   private readonly onChange: () => void;
   private readonly onStatus: () => void;
   private readonly stopping = new AbortController();
-  private readonly clientOptions: ClientOptions;
+  private readonly clients: WatchClients;
   private readonly nodes: Reflector<NodeModel | null>;
   private readonly reports: Reflector<ReportParse>;
   private readonly crds: Record<Optional, Reflector<CrdInfo | null>>;
@@ -65,13 +67,14 @@ export class ClusterWatch {
     this.onChange = options.onChange;
     this.onStatus = options.onStatus ?? (() => undefined);
     const staleAfterMs = options.timing?.staleAfterMs ?? DEFAULT_WATCH_TIMING.staleAfterMs;
-    this.clientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: staleAfterMs + INACTIVITY_BACKSTOP_MS, signal: this.stopping.signal };
-    this.nodes = this.reflector('nodes', nodesClient(this.kc, this.clientOptions), keepNode, this.onChange);
-    this.reports = this.reflector('nodevalidations', nodeValidationsClient(this.kc, this.clientOptions), keepReport, this.onChange);
+    const clientOptions: ClientOptions = { requestTimeoutMs: options.requestTimeoutMs, watchInactivityMs: staleAfterMs + INACTIVITY_BACKSTOP_MS, signal: this.stopping.signal };
+    this.clients = options.clients ?? apiClients(this.kc, clientOptions);
+    this.nodes = this.reflector('nodes', this.clients.nodes, keepNode, this.onChange);
+    this.reports = this.reflector('nodevalidations', this.clients.nodeValidations, keepReport, this.onChange);
     this.crds = {
-      kubevirt: this.reflector(`crd/${KUBEVIRT.crd}`, crdClient(this.kc, KUBEVIRT.crd, this.clientOptions), projectCrd, () => this.crdChanged('kubevirt')),
-      cdi: this.reflector(`crd/${CDI.crd}`, crdClient(this.kc, CDI.crd, this.clientOptions), projectCrd, () => this.crdChanged('cdi')),
-      vmis: this.reflector(`crd/${VMIS.crd}`, crdClient(this.kc, VMIS.crd, this.clientOptions), projectCrd, () => this.crdChanged('vmis')),
+      kubevirt: this.reflector(`crd/${KUBEVIRT.crd}`, this.clients.crd(KUBEVIRT.crd), projectCrd, () => this.crdChanged('kubevirt')),
+      cdi: this.reflector(`crd/${CDI.crd}`, this.clients.crd(CDI.crd), projectCrd, () => this.crdChanged('cdi')),
+      vmis: this.reflector(`crd/${VMIS.crd}`, this.clients.crd(VMIS.crd), projectCrd, () => this.crdChanged('vmis')),
     };
     this.version = new ServerVersion(this.kc, {
       log: this.log,
@@ -162,7 +165,7 @@ export class ClusterWatch {
     const existing = this.objects[which];
     if (this.serving(which) && !existing && !this.stopping.signal.aborted) {
       this.log.info({ decision: 'watch-start', resource: resource.crd }, `${resource.crd} is served; watching its objects`);
-      const reflector = this.reflector(resource.plural, customResourceClient(this.kc, resource, this.clientOptions), PROJECT[which], this.onChange);
+      const reflector = this.reflector(resource.plural, this.clients.customResource(resource), PROJECT[which], this.onChange);
       this.objects[which] = reflector;
       reflector.start();
     } else if (!this.serving(which) && existing) {

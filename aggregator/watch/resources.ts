@@ -100,3 +100,23 @@ export function customResourceClient(kc: KubeConfig, resource: CustomResource, o
     watch: watcher(kc, `/apis/${resource.group}/${resource.version}/${resource.plural}`, options),
   };
 }
+
+/**
+ * One client per resource the aggregator watches. The aggregator makes them from its kubeconfig;
+ * the 100,000-node bench hands in synthetic ones, so that decoded objects reach the same reflectors.
+ */
+export interface WatchClients {
+  nodes: ResourceClient;
+  nodeValidations: ResourceClient;
+  crd(name: string): ResourceClient;
+  customResource(resource: CustomResource): ResourceClient;
+}
+
+export function apiClients(kc: KubeConfig, options: ClientOptions): WatchClients {
+  return {
+    nodes: nodesClient(kc, options),
+    nodeValidations: nodeValidationsClient(kc, options),
+    crd: (name) => crdClient(kc, name, options),
+    customResource: (resource) => customResourceClient(kc, resource, options),
+  };
+}

@@ -70,6 +70,7 @@ const CHANGED: Record<string, string | number | boolean> = {
   'aggregator.eolWarnDays': 30,
   'aggregator.dataMaxAgeDays': 90,
   'aggregator.requestTimeout': '40s',
+  'aggregator.perNodeMetrics': false,
   'aggregator.watch.timeout': '3m',
   'aggregator.watch.staleAfter': '7m',
   'aggregator.watch.backoffBase': '250ms',
@@ -127,6 +128,7 @@ describe('chart values that feed a program setting', () => {
       eolWarnDays: 30,
       dataMaxAgeDays: 90,
       requestTimeoutSeconds: 40,
+      perNodeMetrics: false,
       watch: { timeoutSeconds: 180, staleAfterSeconds: 420, backoffBaseSeconds: 0.25, backoffMaxSeconds: 20 },
       logLevel: 'warn',
     });

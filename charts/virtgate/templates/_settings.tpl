@@ -49,6 +49,9 @@ arguments of the chart values that feed a program setting, one "- --flag=value" 
 - {{ printf "--eol-warn-days=%v" .Values.aggregator.eolWarnDays | quote }}
 - {{ printf "--data-max-age-days=%v" .Values.aggregator.dataMaxAgeDays | quote }}
 - {{ printf "--request-timeout=%v" .Values.aggregator.requestTimeout | quote }}
+{{- if not .Values.aggregator.perNodeMetrics }}
+- --no-per-node-metrics
+{{- end }}
 - {{ printf "--watch-timeout=%v" .Values.aggregator.watch.timeout | quote }}
 - {{ printf "--watch-stale-after=%v" .Values.aggregator.watch.staleAfter | quote }}
 - {{ printf "--watch-backoff-base=%v" .Values.aggregator.watch.backoffBase | quote }}
