@@ -1,15 +1,15 @@
 /**
  * The release images: the agent and aggregator images scripts/images.sh builds from the
  * Dockerfiles (the same ones the real-node tests run), each with one small layer on top that
- * stamps the release's version into /app/package.json and package-lock.json and adds the image's
+ * stamps the release's version into /app/package.json and adds the image's
  * SBOM, labelled with the release's OCI annotations, and saved as an OCI archive
  * `virtgate-<role>-X.Y.Z.oci.tar` with its SBOM beside it.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { debianPackages, npmPackages, spdxDocument } from './sbom.ts';
-import { jsonText, stampLock, stampManifest } from './version-stamp.ts';
+import { debianPackages, npmPackages, spdxDocument, type SbomPackage } from './sbom.ts';
+import { jsonText, stampManifest } from './version-stamp.ts';
 
 export const ROLES = ['agent', 'aggregator'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,6 +56,20 @@ async function buildLabImages(repo: string): Promise<LabImages> {
   return { refs: { agent: refs.agent, aggregator: refs.aggregator }, storage };
 }
 
+/** The npm packages of a node_modules folder copied without npm (no install record): their own package.json files. */
+async function packagesInstalledUnder(nodeModules: string): Promise<SbomPackage[]> {
+  const found: SbomPackage[] = [];
+  for (const entry of await readdir(nodeModules, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const names = entry.name.startsWith('@') ? (await readdir(path.join(nodeModules, entry.name))).map((name) => `${entry.name}/${name}`) : [entry.name];
+    for (const name of names) {
+      const manifest = JSON.parse(await readFile(path.join(nodeModules, name, 'package.json'), 'utf8')) as { version: string; license?: string };
+      found.push({ ecosystem: 'npm', name, version: manifest.version, ...(manifest.license ? { license: manifest.license } : {}) });
+    }
+  }
+  return found;
+}
+
 export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: string): Promise<ReleasedImage[]> {
   const lab = await buildLabImages(repo);
   const buildah = async (...args: string[]): Promise<string> => (await execa('buildah', [...lab.storage, ...args])).stdout.trim();
@@ -69,12 +83,12 @@ export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: str
     let packages: ReleasedImage['packages'];
     try {
       const root = await buildah('mount', container);
-      for (const [file, stamp] of [['package.json', stampManifest], ['package-lock.json', stampLock]] as const) {
-        const inImage = path.join(root, 'app', file);
-        await writeFile(inImage, jsonText(stamp(await readFile(inImage, 'utf8'), meta.version)));
-      }
+      const manifest = path.join(root, 'app', 'package.json');
+      await writeFile(manifest, jsonText(stampManifest(await readFile(manifest, 'utf8'), meta.version)));
       const debs = debianPackages(await readFile(path.join(root, 'var/lib/dpkg/status'), 'utf8'));
-      const npms = npmPackages(await readFile(path.join(root, 'app/node_modules/.package-lock.json'), 'utf8'));
+      // npm: the packages bundled into the program (scripts/bundle-image.ts lists them) and those
+      // installed beside it (the agent's koffi).
+      const npms = [...npmPackages(await readFile(path.join(root, 'app/dist/bundled-packages.json'), 'utf8')), ...(await packagesInstalledUnder(path.join(root, 'app/node_modules')))];
       packages = { deb: debs.length, npm: npms.length };
       const sbom = jsonText(spdxDocument({ image, version: meta.version, source: meta.source, created: meta.created }, [...debs, ...npms]));
       await writeFile(sbomFile, sbom);
