@@ -23,7 +23,7 @@ import path from 'node:path';
 import { build, type RolldownOutput } from 'rolldown';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 
-export const IMAGE_BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'image');
+const IMAGE_BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'image');
 const CLI_DIR = path.join(IMAGE_BUNDLE_DIR, 'cli');
 
 async function bundle(input: string, options: { entryFileNames: string; codeSplitting: boolean }): Promise<RolldownOutput> {
@@ -49,7 +49,7 @@ async function bundle(input: string, options: { entryFileNames: string; codeSpli
  * first node_modules/ to the innermost package (node_modules/a/node_modules/@s/b), or undefined
  * for the program's own modules.
  */
-export function packageKeyOf(moduleId: string): string | undefined {
+function packageKeyOf(moduleId: string): string | undefined {
   const match = /node_modules\/(?:(?:@[^/]+\/)?[^/]+\/node_modules\/)*(?:@[^/]+\/)?[^/]+/.exec(moduleId.split(path.sep).join('/'));
   return match?.[0];
 }
