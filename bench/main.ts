@@ -7,6 +7,7 @@ import { agentFootprintBench } from './agent-footprint.ts';
 import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scale.ts';
 import { apiLoadBench } from './api-load.ts';
 import { checkStartupBench } from './check-startup.ts';
+import { imageSizeBench } from './image-size.ts';
 import { kvmRunBench } from './kvm-run.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
@@ -69,6 +70,18 @@ if (wanted('node')) {
     rows.push(...(await realNodeBench(log)));
   } else {
     log('real node: SKIPPED, it needs root (run `npm run bench -- node` as root)');
+  }
+}
+
+// The images' sizes, from the archives scripts/images.sh saved for these sources (the real node
+// above builds them; `npm run bench -- images` alone needs them built).
+if (wanted('images') || wanted('node')) {
+  log('images: the docker-archives against the Node binary alone…');
+  try {
+    rows.push(...(await imageSizeBench()));
+  } catch (error) {
+    if (only.has('images')) throw error;
+    log(`images: SKIPPED, ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
