@@ -37,7 +37,8 @@ export interface ReleasedImage {
 }
 
 interface LabImages {
-  refs: Record<Role, string>;
+  /** Each image's docker-archive: the store's copy may be gone (a full store is emptied, another checkout untags it). */
+  archives: Record<Role, string>;
   /** buildah's global flags for the store the images are in. */
   storage: string[];
 }
@@ -45,15 +46,15 @@ interface LabImages {
 async function buildLabImages(repo: string): Promise<LabImages> {
   const result = await execa('bash', [path.join(repo, 'scripts/images.sh')], { stderr: 'inherit', reject: false, timeout: 40 * 60_000 });
   if (result.exitCode !== 0) throw new Error(`scripts/images.sh failed (exit ${result.exitCode}); its output is above`);
-  const refs: Partial<Record<Role, string>> = {};
+  const archives: Partial<Record<Role, string>> = {};
   let storage: string[] = [];
   for (const line of result.stdout.trim().split('\n')) {
     const [key, ...rest] = line.split(' ');
     if (key === 'storage') storage = rest;
-    else if ((key === 'agent' || key === 'aggregator') && rest[0]) refs[key] = rest[0];
+    else if ((key === 'agent' || key === 'aggregator') && rest[1]) archives[key] = rest[1];
   }
-  if (!refs.agent || !refs.aggregator || storage.length === 0) throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
-  return { refs: { agent: refs.agent, aggregator: refs.aggregator }, storage };
+  if (!archives.agent || !archives.aggregator || storage.length === 0) throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
+  return { archives: { agent: archives.agent, aggregator: archives.aggregator }, storage };
 }
 
 /** The npm packages of a node_modules folder copied without npm (no install record): their own package.json files. */
@@ -79,7 +80,7 @@ export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: str
     const reference = `${meta.repositoryPrefix}/${image}:${meta.version}`;
     const archive = path.join(outDir, `${image}-${meta.version}.oci.tar`);
     const sbomFile = path.join(outDir, `${image}-${meta.version}.spdx.json`);
-    const container = await buildah('from', '--pull=never', '--quiet', lab.refs[role]);
+    const container = await buildah('from', '--quiet', `docker-archive:${lab.archives[role]}`);
     let packages: ReleasedImage['packages'];
     try {
       const root = await buildah('mount', container);
