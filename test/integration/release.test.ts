@@ -22,6 +22,8 @@ import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
 /** Not the package's own version, so nothing can pass by reading package.json unchanged. */
 const VERSION = '0.9.1-rc.2';
 const ROLES = ['agent', 'aggregator'] as const;
+/** Issue 27's size targets, uncompressed (bench/image-size.ts prints the archives against them). */
+const IMAGE_TARGETS_MB = { agent: 200, aggregator: 150 } as const;
 
 let out: Awaited<ReturnType<typeof tempDir>>;
 let registry: LocalRegistry;
@@ -174,6 +176,11 @@ describe.each(ROLES)('the %s image', (role) => {
       expect(listedAs('npm')).toEqual(new Set([...bundled, ...onDisk]));
       expect([...bundled].some((p) => p.startsWith('@kubernetes/client-node@'))).toBe(true);
       if (role === 'agent') expect([...onDisk].some((p) => p.startsWith('koffi@'))).toBe(true);
+
+      // Uncompressed, as `du` counts the image's files: within issue 27's targets (the docker-archive
+      // adds its tar headers, under 1 MB; `npm run bench -- images` measures that).
+      const bytes = Number((await execa('du', ['-sb', '--one-file-system', root])).stdout.split('\t')[0]);
+      expect(bytes / 1e6).toBeLessThan(IMAGE_TARGETS_MB[role]);
     } finally {
       await buildah('rm', container);
     }
