@@ -8,6 +8,7 @@ import { AGGREGATOR_NODE_OPTIONS, aggregatorScaleBench } from './aggregator-scal
 import { aggregatorSyntheticBench } from './aggregator-synthetic.ts';
 import { apiLoadBench } from './api-load.ts';
 import { checkStartupBench } from './check-startup.ts';
+import { imageSizeBench } from './image-size.ts';
 import { kvmRunBench } from './kvm-run.ts';
 import { cycleCostsBench } from './cycle-costs.ts';
 import { startBenchCluster } from './cluster.ts';
@@ -81,6 +82,18 @@ if (wanted('node')) {
     rows.push(...(await realNodeBench(log)));
   } else {
     log('real node: SKIPPED, it needs root (run `npm run bench -- node` as root)');
+  }
+}
+
+// The images' sizes, from the archives scripts/images.sh saved for these sources (the real node
+// above builds them; `npm run bench -- images` alone needs them built).
+if (wanted('images') || wanted('node')) {
+  log('images: the docker-archives against the Node binary alone…');
+  try {
+    rows.push(...(await imageSizeBench()));
+  } catch (error) {
+    if (only.has('images')) throw error;
+    log(`images: SKIPPED, ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

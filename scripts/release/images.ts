@@ -1,15 +1,15 @@
 /**
  * The release images: the agent and aggregator images scripts/images.sh builds from the
  * Dockerfiles (the same ones the real-node tests run), each with one small layer on top that
- * stamps the release's version into /app/package.json and package-lock.json and adds the image's
+ * stamps the release's version into /app/package.json and adds the image's
  * SBOM, labelled with the release's OCI annotations, and saved as an OCI archive
  * `virtgate-<role>-X.Y.Z.oci.tar` with its SBOM beside it.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { debianPackages, npmPackages, spdxDocument } from './sbom.ts';
-import { jsonText, stampLock, stampManifest } from './version-stamp.ts';
+import { debianPackages, npmPackages, spdxDocument, type SbomPackage } from './sbom.ts';
+import { jsonText, stampManifest } from './version-stamp.ts';
 
 export const ROLES = ['agent', 'aggregator'] as const;
 export type Role = (typeof ROLES)[number];
@@ -37,7 +37,8 @@ export interface ReleasedImage {
 }
 
 interface LabImages {
-  refs: Record<Role, string>;
+  /** Each image's docker-archive: the store's copy may be gone (a full store is emptied, another checkout untags it). */
+  archives: Record<Role, string>;
   /** buildah's global flags for the store the images are in. */
   storage: string[];
 }
@@ -45,15 +46,29 @@ interface LabImages {
 async function buildLabImages(repo: string): Promise<LabImages> {
   const result = await execa('bash', [path.join(repo, 'scripts/images.sh')], { stderr: 'inherit', reject: false, timeout: 40 * 60_000 });
   if (result.exitCode !== 0) throw new Error(`scripts/images.sh failed (exit ${result.exitCode}); its output is above`);
-  const refs: Partial<Record<Role, string>> = {};
+  const archives: Partial<Record<Role, string>> = {};
   let storage: string[] = [];
   for (const line of result.stdout.trim().split('\n')) {
     const [key, ...rest] = line.split(' ');
     if (key === 'storage') storage = rest;
-    else if ((key === 'agent' || key === 'aggregator') && rest[0]) refs[key] = rest[0];
+    else if ((key === 'agent' || key === 'aggregator') && rest[1]) archives[key] = rest[1];
   }
-  if (!refs.agent || !refs.aggregator || storage.length === 0) throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
-  return { refs: { agent: refs.agent, aggregator: refs.aggregator }, storage };
+  if (!archives.agent || !archives.aggregator || storage.length === 0) throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
+  return { archives: { agent: archives.agent, aggregator: archives.aggregator }, storage };
+}
+
+/** The npm packages of a node_modules folder copied without npm (no install record): their own package.json files. */
+async function packagesInstalledUnder(nodeModules: string): Promise<SbomPackage[]> {
+  const found: SbomPackage[] = [];
+  for (const entry of await readdir(nodeModules, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const names = entry.name.startsWith('@') ? (await readdir(path.join(nodeModules, entry.name))).map((name) => `${entry.name}/${name}`) : [entry.name];
+    for (const name of names) {
+      const manifest = JSON.parse(await readFile(path.join(nodeModules, name, 'package.json'), 'utf8')) as { version: string; license?: string };
+      found.push({ ecosystem: 'npm', name, version: manifest.version, ...(manifest.license ? { license: manifest.license } : {}) });
+    }
+  }
+  return found;
 }
 
 export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: string): Promise<ReleasedImage[]> {
@@ -65,16 +80,16 @@ export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: str
     const reference = `${meta.repositoryPrefix}/${image}:${meta.version}`;
     const archive = path.join(outDir, `${image}-${meta.version}.oci.tar`);
     const sbomFile = path.join(outDir, `${image}-${meta.version}.spdx.json`);
-    const container = await buildah('from', '--pull=never', '--quiet', lab.refs[role]);
+    const container = await buildah('from', '--quiet', `docker-archive:${lab.archives[role]}`);
     let packages: ReleasedImage['packages'];
     try {
       const root = await buildah('mount', container);
-      for (const [file, stamp] of [['package.json', stampManifest], ['package-lock.json', stampLock]] as const) {
-        const inImage = path.join(root, 'app', file);
-        await writeFile(inImage, jsonText(stamp(await readFile(inImage, 'utf8'), meta.version)));
-      }
+      const manifest = path.join(root, 'app', 'package.json');
+      await writeFile(manifest, jsonText(stampManifest(await readFile(manifest, 'utf8'), meta.version)));
       const debs = debianPackages(await readFile(path.join(root, 'var/lib/dpkg/status'), 'utf8'));
-      const npms = npmPackages(await readFile(path.join(root, 'app/node_modules/.package-lock.json'), 'utf8'));
+      // npm: the packages bundled into the program (scripts/bundle-image.ts lists them) and those
+      // installed beside it (the agent's koffi).
+      const npms = [...npmPackages(await readFile(path.join(root, 'app/dist/bundled-packages.json'), 'utf8')), ...(await packagesInstalledUnder(path.join(root, 'app/node_modules')))];
       packages = { deb: debs.length, npm: npms.length };
       const sbom = jsonText(spdxDocument({ image, version: meta.version, source: meta.source, created: meta.created }, [...debs, ...npms]));
       await writeFile(sbomFile, sbom);
