@@ -232,18 +232,16 @@ describe('helm install on the real node', () => {
     try {
       await waitFor('the aggregator pods to be gone', async () => ((await podsOf('aggregator')).length === 0 ? true : undefined), 120_000, 500);
       const started = Date.now();
-      const failed = await helm(node.controlPlane.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
-      process.stderr.write(`[node] helm test with the aggregator down: exit ${failed.code} in ${Date.now() - started} ms\n`);
-      expect(failed.code).not.toBe(0);
-      expect(`${failed.stdout}${failed.stderr}`).toMatch(new RegExp(`${RELEASE}-test.*failed|Phase:\\s+Failed`));
-      // The failed hook Pod stays (hook-delete-policy: hook-succeeded), as the kubelet left it.
-      const hook = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` });
-      expect(hook.status?.phase).toBe('Failed');
+      const run = helm(node.controlPlane.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+      // While it keeps asking the aggregator (a minute), the hook Pod runs with its ServiceAccount in place.
+      const hook = await waitFor('the hook Pod to run', async () => {
+        const pod = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` }).catch(() => undefined);
+        return pod?.status?.phase === 'Running' ? pod : undefined;
+      }, 120_000, 250);
       expect(hook.spec?.nodeName).toBe(node.nodeName);
-      const log = await core.readNamespacedPodLog({ namespace: NS, name: `${RELEASE}-test` });
-      expect(log).toContain(`the aggregator at http://${RELEASE}-aggregator.${NS}.svc:8080/api/v1/gate does not answer`);
+      expect(hook.spec?.containers[0]?.image).toBe(node.images.aggregator.ref);
 
-      // Least privilege, with a token bound to that very Pod (what the kubelet projected into it).
+      // Least privilege, with a token bound to that very Pod while it runs (what the kubelet projected into it).
       const token = await core.createNamespacedServiceAccountToken({
         namespace: NS,
         name: `${RELEASE}-test`,
@@ -276,6 +274,16 @@ describe('helm install on the real node', () => {
         const answer = await review.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { resource: 'nodes', verb } } } });
         expect(answer.status?.allowed, `${verb} nodes`).toBe(false);
       }
+
+      const failed = await run;
+      process.stderr.write(`[node] helm test with the aggregator down: exit ${failed.code} in ${Date.now() - started} ms\n`);
+      expect(failed.code).not.toBe(0);
+      expect(`${failed.stdout}${failed.stderr}`).toMatch(new RegExp(`${RELEASE}-test.*failed|Phase:\\s+Failed`));
+      // The failed hook Pod stays (hook-delete-policy: hook-succeeded), as its kubelet left it.
+      const after = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` });
+      expect(after.status?.phase).toBe('Failed');
+      const log = await core.readNamespacedPodLog({ namespace: NS, name: `${RELEASE}-test` });
+      expect(log).toContain(`the aggregator at http://${RELEASE}-aggregator.${NS}.svc:8080/api/v1/gate does not answer`);
     } finally {
       await apps.patchNamespacedDeployment({ namespace: NS, name: `${RELEASE}-aggregator`, body: { spec: { replicas: 1 } } }, mergePatch);
     }
