@@ -2,9 +2,9 @@
  * `helm install` of the chart into the real control plane, then the two identities it creates,
  * each with a real pod-bound token: the agent publishes on its own node and is refused everything
  * else (by RBAC or by the admission policy, each refusal checked by its message); the aggregator
- * reads and is refused every write.
+ * reads and is refused every write. (`helm test` runs for real, in its pod, on the real node:
+ * test/node/chart.test.ts.)
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,6 @@ import {
   NetworkingV1Api,
   PolicyV1Api,
   RbacAuthorizationV1Api,
-  type V1Pod,
   Watch,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,9 +37,6 @@ import {
 } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
-import { CLI_MAIN } from '../lab/hosts/paths.ts';
-import { type AggregatorProcess, startAggregatorProcess } from '../lab/processes/launch.ts';
-import { closedPort } from '../lab/controlplane/ports.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
@@ -70,7 +66,6 @@ const EXTENSIONS = path.join(PACKAGE_ROOT, 'test/lab/chart/values-install-extens
 
 let installOutput = '';
 let agent: AgentProcess | undefined;
-let aggregator: AggregatorProcess | undefined;
 
 beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } } } });
@@ -99,7 +94,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.stop();
-  await aggregator?.stop();
 });
 
 describe('helm install', () => {
@@ -568,97 +562,5 @@ describe("the aggregator, with a pod-bound token of the chart's aggregator Servi
       }
     }
     expect((await nodeView(core, NODE_A)).labels['virtgate.io/ready']).not.toBe('true');
-  });
-});
-
-describe('helm test', () => {
-  const TEST_POD = 'virtgate-test';
-  /** The hook's own command line, run here as a local process (no kubelet runs pods in this control plane). */
-  async function runHookCommand(pod: V1Pod, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-    const container = pod.spec?.containers[0];
-    const [shell, ...shellArgs] = [...(container?.command ?? []), ...(container?.args ?? [])];
-    if (shell !== '/bin/sh') throw new Error(`the hook does not run /bin/sh: ${JSON.stringify(container?.command)}`);
-    const child = spawn(shell, shellArgs, {
-      env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, KUBERNETES_SERVICE_HOST: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { code, output };
-  }
-
-  it('creates the hook Pod and its list-only ServiceAccount; the Pod\'s command passes against the cluster and a running aggregator; the ServiceAccount is refused the rest', async () => {
-    // The release's aggregator, as a local process with its ServiceAccount's pod-bound token.
-    const aggregatorIdentity = await podBoundIdentity(admin, cp, NS, 'virtgate-aggregator', NODE_A);
-    aggregator = await startAggregatorProcess(['--kubeconfig', aggregatorIdentity.kubeconfig, '--prefix=virtgate.io']);
-
-    const outcome = helm(cp.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '3m'], cp.adminKubeconfig);
-    const pod = await waitFor<V1Pod>('helm test to create the hook Pod', async () =>
-      (await statusOfCall(() => core.readNamespacedPod({ namespace: NS, name: TEST_POD }))) === 0 ? core.readNamespacedPod({ namespace: NS, name: TEST_POD }) : undefined,
-    60_000);
-    expect(pod.spec?.serviceAccountName).toBe('virtgate-test');
-    expect(pod.spec?.containers[0]?.env).toContainEqual({ name: 'AGGREGATOR_URL', value: `http://virtgate-aggregator.${NS}.svc:8080` });
-    expect(pod.spec?.containers[0]?.args?.slice(1)).toEqual(['helm-test', '--prefix=virtgate.io', '--stale-after=30m', '--min-ready=2']);
-
-    // The Pod's ServiceAccount, with a token bound to a pod as the kubelet would mount it.
-    const identity = await podBoundIdentity(admin, cp, NS, 'virtgate-test', NODE_A);
-    const asTest = kubeConfigFrom(identity.kubeconfig);
-    const passed = await runHookCommand(pod, { AGGREGATOR_URL: aggregator.url, VIRTGATE_CLI: CLI_MAIN, KUBECONFIG: identity.kubeconfig });
-    expect(passed.output).toMatch(new RegExp(`the aggregator at ${aggregator.url}/api/v1/gate answers: gate (pass|warn|fail|unknown)`));
-    expect(passed.output).toMatch(/virtgate gate exited [013]: the cluster could be read/);
-    expect(passed.output).toContain('nodes.min-ready');
-    expect(passed.code).toBe(0);
-
-    // Least privilege: it may list what the gate reads, and nothing else.
-    const nodes = asTest.makeApiClient(CoreV1Api);
-    expect((await nodes.listNode()).items.length).toBeGreaterThan(0);
-    const denied: Array<[string, () => Promise<unknown>, string]> = [
-      ['get one node', () => nodes.readNode({ name: NODE_A }), 'cannot get resource "nodes"'],
-      ['label a node', () => nodes.patchNode({ name: NODE_A, body: { metadata: { labels: { 'virtgate.io/ready': 'true' } } } }, mergePatch), 'cannot patch resource "nodes"'],
-      ['read a Secret', () => nodes.readNamespacedSecret({ namespace: NS, name: 'chart-install-secret' }), 'cannot get resource "secrets"'],
-      ['list pods', () => nodes.listNamespacedPod({ namespace: NS }), 'cannot list resource "pods"'],
-      ['list ConfigMaps', () => nodes.listNamespacedConfigMap({ namespace: NS }), 'cannot list resource "configmaps"'],
-      ['delete a NodeValidation', () => asTest.makeApiClient(CustomObjectsApi).deleteClusterCustomObject({ ...NV, name: NODE_A }), 'cannot delete resource "nodevalidations"'],
-    ];
-    for (const [what, call, message] of denied) {
-      const refused = await refusal(call);
-      expect(refused.status, what).toBe(403);
-      expect(refused.message, what).toContain(`User "system:serviceaccount:${NS}:virtgate-test" ${message}`);
-    }
-    const review = asTest.makeApiClient(AuthorizationV1Api);
-    for (const verb of ['watch', 'get', 'create', 'update', 'patch', 'delete']) {
-      const answer = await review.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { resource: 'nodes', verb } } } });
-      expect(answer.status?.allowed, `${verb} nodes`).toBe(false);
-    }
-
-    // The command fails when the aggregator does not answer, and when the cluster cannot be read.
-    const silent = await runHookCommand(pod, {
-      AGGREGATOR_URL: `http://127.0.0.1:${await closedPort()}`,
-      AGGREGATOR_ATTEMPTS: '1',
-      VIRTGATE_CLI: CLI_MAIN,
-      KUBECONFIG: identity.kubeconfig,
-    });
-    expect(silent.output).toContain('does not answer');
-    expect(silent.code).toBe(1);
-    const unreachable = await writeKubeconfig(path.join(cp.dir, 'chart-install-unreachable.kubeconfig'), `https://127.0.0.1:${await closedPort()}`, cp.caFile, { token: identity.token }, 'unreachable');
-    const unread = await runHookCommand(pod, { AGGREGATOR_URL: aggregator.url, VIRTGATE_CLI: CLI_MAIN, KUBECONFIG: unreachable });
-    expect(unread.output).toContain('virtgate gate exited 4');
-    expect(unread.code).toBe(4);
-
-    // Report the Pod's result as its kubelet would: helm test then passes and removes its hook objects.
-    await core.patchNamespacedPodStatus({ namespace: NS, name: TEST_POD, body: { status: { phase: 'Succeeded' } } }, mergePatch);
-    const result = await outcome;
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/TEST SUITE:\s+virtgate-test/);
-    expect(result.stdout).toMatch(/Phase:\s+Succeeded/);
-    expect(result.code).toBe(0);
-    await waitFor('helm to delete the succeeded hook objects', async () =>
-      (await statusOfCall(() => core.readNamespacedServiceAccount({ namespace: NS, name: 'virtgate-test' }))) === 404 &&
-      (await statusOfCall(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: 'virtgate-test' }))) === 404
-        ? true
-        : undefined,
-    30_000);
   });
 });

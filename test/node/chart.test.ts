@@ -4,20 +4,26 @@
  * the agent pod probes this machine through the chart's host mounts and publishes with the
  * token the kubelet projects into it; the aggregator answers through its Service; the real
  * Prometheus scrapes both pods at their pod addresses and loads the chart's rules; `helm upgrade`
- * rolls the agent without the node's labels flapping; `helm uninstall` runs the real
- * post-delete prune Job. No packet from a pod leaves the machine.
+ * rolls the agent without the node's labels flapping; `helm test` runs the chart's hook Pod, which
+ * finds the aggregator by its Service name through the node's cluster DNS (CoreDNS), and fails
+ * when the aggregator is down; `helm uninstall` runs the real post-delete prune Job. No packet
+ * from a pod leaves the machine. What the agent publishes is held to this machine as the test reads
+ * it for itself (host-truth.ts), never to anything virtgate computes.
  */
-import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, AuthorizationV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { keysUnder, nodeView } from '../lab/chart/cluster.ts';
+import { keysUnder, mergePatch, nodeView, refusal } from '../lab/chart/cluster.ts';
 import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../lab/chart/helm.ts';
 import { AuditLog } from '../lab/controlplane/audit.ts';
 import { PrometheusServer } from '../lab/e2e/prometheus-server.ts';
-import { waitFor } from '../lab/support/wait.ts';
+import { statusOfCall as statusOf, waitFor } from '../lab/support/wait.ts';
+import { CLUSTER_DOMAIN, DNS_NAMESPACE, DNS_SERVICE } from '../lab/node/cluster-dns.ts';
 import { egressCounters } from '../lab/node/counters.ts';
 import { NODE_LAYOUT } from '../lab/node/layout.ts';
-import { checkStatuses, hostVerdict, imageValues, isReady, type Verdict, NS, podsOf as podsOfRelease, readyPod as readyPodOf, RELEASE } from '../lab/node/release.ts';
+import { imageValues, isReady, NS, podsOf as podsOfRelease, readyPod as readyPodOf, RELEASE } from '../lab/node/release.ts';
 import { statsSummary } from '../lab/node/stats.ts';
+import { disagreements, readHost, statusesOf } from './host-truth.ts';
 
 const node = inject('realNode');
 const admin = new KubeConfig();
@@ -33,6 +39,13 @@ const PRUNE_SA = `system:serviceaccount:${NS}:${RELEASE}-prune`;
 const IMAGE_VALUES = imageValues(node.images);
 const podsOf = (component: string) => podsOfRelease(core, component);
 const readyPod = (component: string) => readyPodOf(core, component);
+const WRITES = new Set(['create', 'update', 'patch']);
+
+/** The real kubectl against the node's control plane; its stdout. */
+async function kubectl(args: string[]): Promise<string> {
+  const result = await execa(`${node.controlPlane.binDir}/kubectl`, ['--kubeconfig', node.controlPlane.adminKubeconfig, ...args], { timeout: 60_000 });
+  return result.stdout;
+}
 
 let installStarted = 0;
 let auditStart = 0;
@@ -94,21 +107,23 @@ describe('helm install on the real node', () => {
     }
   });
 
-  it("publishes the same verdict as `virtgate check --json` on this machine, virt-host-validate included", async () => {
+  it('publishes what this machine is, as the test reads it for itself (direct opens, /proc, Python\'s KVM ioctls), virt-host-validate included', async () => {
     const report = await waitFor('the NodeValidation', async () => {
       const object = (await custom.getClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name: node.nodeName })) as {
-        status?: Verdict;
+        status?: { tier?: string; ready?: boolean; checks?: Array<{ id: string; status: string }> };
       };
       return object.status?.checks ? object.status : undefined;
     }, 60_000);
-    const onHost = await hostVerdict();
-    expect(report.tier).toBe(onHost.tier);
-    expect(report.ready).toBe(onHost.ready);
-    expect(checkStatuses(report)).toEqual(checkStatuses(onHost));
-    expect(Object.keys(checkStatuses(report))).toContain('virt-host-validate');
     const view = await nodeView(core, node.nodeName);
-    expect(view.labels[`${PREFIX}/ready`]).toBe(String(onHost.ready));
-    expect(view.conditions.VirtualizationReady).toBe(onHost.ready ? 'True' : 'False');
+    const published = {
+      tier: report.tier,
+      ready: report.ready,
+      checks: statusesOf(report.checks),
+      labels: { ready: view.labels[`${PREFIX}/ready`], tier: view.labels[`${PREFIX}/tier`] },
+      condition: view.conditions.VirtualizationReady,
+    };
+    expect(disagreements(readHost(), published)).toEqual([]);
+    expect(Object.keys(published.checks)).toContain('virt-host-validate');
   });
 
   it('the aggregator pod is Ready and its API, /metrics and page answer through its Service', async () => {
@@ -179,6 +194,129 @@ describe('helm install on the real node', () => {
     } finally {
       await prometheus.stop();
     }
+  });
+
+  it('cluster DNS: a pod finds the aggregator by its Service name, and an outside name is refused by CoreDNS itself, nothing leaving', async () => {
+    const before = await egressCounters();
+    const aggregator = await readyPod('aggregator');
+    const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
+    // Inside the aggregator's container, with the resolv.conf the kubelet wrote (nameserver: the cluster DNS Service).
+    const resolved = await kubectl([
+      'exec', '--namespace', NS, aggregator.metadata?.name ?? '', '--container', 'aggregator', '--', 'node', '-e',
+      `const dns = require('node:dns').promises; const fs = require('node:fs');
+       const code = (e) => e.code ?? String(e);
+       (async () => {
+         const out = { resolvConf: fs.readFileSync('/etc/resolv.conf', 'utf8') };
+         out.service = await dns.lookup('${RELEASE}-aggregator.${NS}.svc').then((a) => a.address, code);
+         out.outside = await dns.resolve4('example.com').then((a) => a.join(','), code);
+         console.log(JSON.stringify(out));
+       })();`,
+    ]);
+    const answer = JSON.parse(resolved) as { resolvConf: string; service: string; outside: string };
+    expect(answer.resolvConf).toContain(`nameserver ${NODE_LAYOUT.clusterDns}`);
+    expect(answer.resolvConf).toContain(`search ${NS}.svc.${CLUSTER_DOMAIN}`);
+    // The address the API gave the Service, not one CoreDNS made up.
+    expect(answer.service).toBe(service.spec?.clusterIP);
+    // No forward plugin and no server block for other zones: CoreDNS answers REFUSED itself.
+    expect(answer.outside).toBe('EREFUSED');
+    const dnsService = await core.readNamespacedService({ namespace: DNS_NAMESPACE, name: DNS_SERVICE });
+    expect(dnsService.spec?.clusterIP).toBe(NODE_LAYOUT.clusterDns);
+    const after = await egressCounters();
+    expect(after.egressDropped - before.egressDropped).toBe(0);
+    expect(after.outsideAttempts - before.outsideAttempts).toBe(0);
+    expect(after.podPacketsSeen).toBeGreaterThan(before.podPacketsSeen);
+  });
+
+  it('helm test fails (exit non-zero) with the aggregator scaled to 0; its hook Pod, with its own token, is refused all but listing', async () => {
+    await apps.patchNamespacedDeployment({ namespace: NS, name: `${RELEASE}-aggregator`, body: { spec: { replicas: 0 } } }, mergePatch);
+    try {
+      await waitFor('the aggregator pods to be gone', async () => ((await podsOf('aggregator')).length === 0 ? true : undefined), 120_000, 500);
+      const started = Date.now();
+      const run = helm(node.controlPlane.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+      // While it keeps asking the aggregator (a minute), the hook Pod runs with its ServiceAccount in place.
+      const hook = await waitFor('the hook Pod to run', async () => {
+        const pod = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` }).catch(() => undefined);
+        return pod?.status?.phase === 'Running' ? pod : undefined;
+      }, 120_000, 250);
+      expect(hook.spec?.nodeName).toBe(node.nodeName);
+      expect(hook.spec?.containers[0]?.image).toBe(node.images.aggregator.ref);
+
+      // Least privilege, with a token bound to that very Pod while it runs (what the kubelet projected into it).
+      const token = await core.createNamespacedServiceAccountToken({
+        namespace: NS,
+        name: `${RELEASE}-test`,
+        body: { spec: { audiences: [], expirationSeconds: 600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: hook.metadata?.name, uid: hook.metadata?.uid } } },
+      });
+      const asHook = new KubeConfig();
+      asHook.loadFromOptions({
+        clusters: [{ name: 'node', server: node.controlPlane.server, caFile: node.controlPlane.caFile }],
+        users: [{ name: 'hook', token: token.status?.token }],
+        contexts: [{ name: 'hook', cluster: 'node', user: 'hook' }],
+        currentContext: 'hook',
+      });
+      const hookCore = asHook.makeApiClient(CoreV1Api);
+      expect((await hookCore.listNode()).items.map((n) => n.metadata?.name)).toContain(node.nodeName);
+      const denied: Array<[string, () => Promise<unknown>, string]> = [
+        ['get one node', () => hookCore.readNode({ name: node.nodeName }), 'cannot get resource "nodes"'],
+        ['label a node', () => hookCore.patchNode({ name: node.nodeName, body: { metadata: { labels: { [`${PREFIX}/ready`]: 'true' } } } }, mergePatch), 'cannot patch resource "nodes"'],
+        ['read a Secret', () => hookCore.readNamespacedSecret({ namespace: NS, name: 'any' }), 'cannot get resource "secrets"'],
+        ['list pods', () => hookCore.listNamespacedPod({ namespace: NS }), 'cannot list resource "pods"'],
+        ['list ConfigMaps', () => hookCore.listNamespacedConfigMap({ namespace: NS }), 'cannot list resource "configmaps"'],
+        ['delete a NodeValidation', () => asHook.makeApiClient(CustomObjectsApi).deleteClusterCustomObject({ group: 'virtgate.io', version: 'v1alpha1', plural: 'nodevalidations', name: node.nodeName }), 'cannot delete resource "nodevalidations"'],
+      ];
+      for (const [what, call, message] of denied) {
+        const refused = await refusal(call);
+        expect(refused.status, what).toBe(403);
+        expect(refused.message, what).toContain(`User "system:serviceaccount:${NS}:${RELEASE}-test" ${message}`);
+      }
+      const review = asHook.makeApiClient(AuthorizationV1Api);
+      for (const verb of ['watch', 'get', 'create', 'update', 'patch', 'delete']) {
+        const answer = await review.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { resource: 'nodes', verb } } } });
+        expect(answer.status?.allowed, `${verb} nodes`).toBe(false);
+      }
+
+      const failed = await run;
+      process.stderr.write(`[node] helm test with the aggregator down: exit ${failed.code} in ${Date.now() - started} ms\n`);
+      expect(failed.code).not.toBe(0);
+      expect(`${failed.stdout}${failed.stderr}`).toMatch(new RegExp(`${RELEASE}-test.*failed|Phase:\\s+Failed`));
+      // The failed hook Pod stays (hook-delete-policy: hook-succeeded), as its kubelet left it.
+      const after = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` });
+      expect(after.status?.phase).toBe('Failed');
+      const log = await core.readNamespacedPodLog({ namespace: NS, name: `${RELEASE}-test` });
+      expect(log).toContain(`the aggregator at http://${RELEASE}-aggregator.${NS}.svc:8080/api/v1/gate does not answer`);
+    } finally {
+      await apps.patchNamespacedDeployment({ namespace: NS, name: `${RELEASE}-aggregator`, body: { spec: { replicas: 1 } } }, mergePatch);
+    }
+    await readyPod('aggregator');
+  });
+
+  it('helm test passes: the hook Pod runs in the aggregator image on this node, reaches the aggregator by name and reads the cluster', async () => {
+    await readyPod('aggregator');
+    const mark = await audit.mark();
+    const started = Date.now();
+    const passed = await helm(node.controlPlane.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
+    const tookMs = Date.now() - started;
+    process.stderr.write(`[node] helm test passed in ${tookMs} ms\n`);
+    expect(passed.stderr).toBe('');
+    expect(passed.stdout).toMatch(new RegExp(`TEST SUITE:\\s+${RELEASE}-test`));
+    expect(passed.stdout).toMatch(/Phase:\s+Succeeded/);
+    expect(passed.code).toBe(0);
+    // Nothing wrote the Pod's phase but its kubelet: the hook's status writes came from this node.
+    const events = await audit.since(mark);
+    const statusWriters = new Set(events.filter((e) => e.objectRef?.resource === 'pods' && e.objectRef.name === `${RELEASE}-test` && e.objectRef.subresource === 'status' && WRITES.has(e.verb)).map((e) => e.user.username));
+    expect([...statusWriters]).toEqual([`system:node:${node.nodeName}`]);
+    // The hook ran `virtgate gate` with its ServiceAccount's token, bound to its pod on this node.
+    const reads = events.filter((e) => e.user.username === `system:serviceaccount:${NS}:${RELEASE}-test` && e.verb === 'list' && e.objectRef?.resource === 'nodes');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads[0]?.user.extra?.['authentication.kubernetes.io/node-name']).toEqual([node.nodeName]);
+    // hook-succeeded: helm removed the Pod and the hook's ServiceAccount and ClusterRole (the failed run's too).
+    await waitFor('helm to delete the succeeded hook objects', async () =>
+      (await statusOf(() => core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` }))) === 404 &&
+      (await statusOf(() => core.readNamespacedServiceAccount({ namespace: NS, name: `${RELEASE}-test` }))) === 404 &&
+      (await statusOf(() => admin.makeApiClient(RbacAuthorizationV1Api).readClusterRole({ name: `${RELEASE}-test` }))) === 404
+        ? true
+        : undefined,
+    30_000, 250);
   });
 
   it('helm upgrade with a changed value rolls the agent, and the node keeps its labels throughout', async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control plane the integration tests run against:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager (from this wrapper module)
-# and helm, plus the kubelet, kube-proxy and kubectl of the real node (test/node), into a cache outside
+# and helm, plus the kubelet, kube-proxy, kubectl and CoreDNS (cluster DNS) of the real node (test/node), into a cache outside
 # the repository. Idempotent: a second run with the same
 # versions only reports what it found.
 #
@@ -16,6 +16,8 @@ cache="${VIRTGATE_CACHE:-$HOME/.cache/virtgate}"
 
 k8s_version="v1.36.3"
 helm_version="v4.3.2"
+# CoreDNS is named by its version (coredns-<version>), so a bump rebuilds it alone, not the stamp's whole set.
+coredns_version="v1.15.0"
 # The stamp changes whenever the wrapper module or a version changes, so a bump rebuilds.
 stamp="$( (cat "$here/go.mod" "$here/go.sum"; echo "$k8s_version $helm_version") | sha256sum | cut -c1-16)"
 bin="$cache/controlplane/$k8s_version-$stamp/bin"
@@ -28,7 +30,7 @@ export CGO_ENABLED=0
 
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm)
+want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm "coredns-$coredns_version")
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
 
@@ -87,6 +89,15 @@ if [[ ! -x "$bin/helm" ]]; then
   # helm has its own module graph, so it is installed apart from the wrapper module.
   GOFLAGS="" GOBIN="$bin" go install "helm.sh/helm/v4/cmd/helm@$helm_version"
   log "built helm $helm_version in $((SECONDS - t)) s"
+fi
+
+if [[ ! -x "$bin/coredns-$coredns_version" ]]; then
+  t=$SECONDS
+  # CoreDNS has its own module graph too; its plugins are the ones its release compiles in (plugin.cfg).
+  GOFLAGS="" GOBIN="$bin/coredns-build" go install -trimpath -ldflags "-s -w" "github.com/coredns/coredns@$coredns_version"
+  mv "$bin/coredns-build/coredns" "$bin/coredns-$coredns_version"
+  rmdir "$bin/coredns-build"
+  log "built coredns $coredns_version in $((SECONDS - t)) s"
 fi
 
 for b in "${want[@]}"; do

@@ -2,8 +2,10 @@
 # The real node's network, kept on this machine (called by real-node.ts before any pod starts;
 # the variables come from layout.ts):
 #   - a bridge with the node's address; pods get addresses on it (CNI bridge + host-local, no
-#     masquerade, and not the pods' gateway for anything beyond this machine: IP forwarding is
-#     left as it is, off on a machine like this one);
+#     masquerade, and not the pods' gateway for anything beyond this machine: the machine's IP
+#     forwarding is left as it is, off on a machine like this one); forwarding is on for packets
+#     that arrive on the bridge only, so that a pod reaches a Service whose endpoint is another pod
+#     (CoreDNS, the aggregator): kube-proxy's DNAT sends it back onto the bridge;
 #   - blackhole routes for the whole pod and Service ranges, so a packet to a Service address that
 #     kube-proxy has not programmed yet, or to a pod address that is not on the bridge, goes
 #     nowhere;
@@ -22,6 +24,10 @@ prefix_len="${VGNODE_POD_SUBNET#*/}"
 ip link add "$VGNODE_BRIDGE" type bridge
 ip addr add "$VGNODE_GATEWAY/$prefix_len" dev "$VGNODE_BRIDGE"
 ip link set "$VGNODE_BRIDGE" up
+# IPv4 decides forwarding by the interface a packet arrives on: this is the bridge's own setting,
+# gone with the bridge. A pod packet routed to any other interface is dropped and counted by
+# VIRTGATE-NODE-EGRESS below.
+sysctl -qw "net.ipv4.conf.$VGNODE_BRIDGE.forwarding=1"
 
 ip route add blackhole "$VGNODE_POD_RANGE"
 ip route add blackhole "$VGNODE_SERVICE_RANGE"

@@ -2,7 +2,8 @@
 # Builds the images the real test node runs, with buildah:
 #   - virtgate's agent and aggregator images, and the stand-in base they are built on, by
 #     scripts/images.sh (the same images the release ships; see there);
-#   - the pod sandbox ("pause") image: the static binary of test/lab/node/pause, from scratch.
+#   - the pod sandbox ("pause") image: the static binary of test/lab/node/pause, from scratch;
+#   - cluster DNS: the static CoreDNS binary test/lab/controlplane/build.sh built, from scratch.
 # Each is saved as a docker-archive under $VIRTGATE_CACHE/images, named by a hash of everything
 # it is built from, so an unchanged input is never rebuilt. The suite imports the archives into
 # its containerd.
@@ -31,9 +32,18 @@ pause_key="$( (recipe build_pause; cat "$here/pause/main.go" "$here/pause/go.mod
 pause_ref="localhost/virtgate-pause:$pause_key"
 pause_archive="$images/pause-$pause_key.tar"
 
+# CoreDNS: the binary the control-plane build made (build.sh names it by its version).
+coredns_version="$(sed -n 's/^coredns_version="\(.*\)"$/\1/p' "$here/../controlplane/build.sh")"
+coredns_bin="$(bash "$here/../controlplane/build.sh" --check | tail -n 1)/coredns-$coredns_version"
+coredns_key="$( (recipe build_coredns; sha256sum < "$coredns_bin") | hash)"
+coredns_ref="localhost/virtgate-coredns:$coredns_version-$coredns_key"
+coredns_archive="$images/coredns-$coredns_key.tar"
+
 if [[ "${1:-}" == "--check" ]]; then
   [[ -f "$pause_archive" ]] || { log "missing $pause_archive; build with: bash test/lab/node/images.sh"; exit 1; }
+  [[ -f "$coredns_archive" ]] || { log "missing $coredns_archive; build with: bash test/lab/node/images.sh"; exit 1; }
   echo "pause $pause_ref $pause_archive"
+  echo "coredns $coredns_ref $coredns_archive"
   bash "$repo/scripts/images.sh" --check
   exit 0
 fi
@@ -59,6 +69,22 @@ build_pause() {
   log "built $pause_ref in $((SECONDS - t)) s"
 }
 
+build_coredns() {
+  [[ -f "$coredns_archive" ]] && return
+  local t=$SECONDS ctr
+  ctr="$(bah from scratch)"
+  bah copy "$ctr" "$coredns_bin" /coredns >/dev/null
+  # Not root: the pod lets it bind port 53 (net.ipv4.ip_unprivileged_port_start), as real-node.ts deploys it.
+  bah config --entrypoint '["/coredns"]' --cmd '["-conf","/etc/coredns/Corefile"]' --user 65532:65532 "$ctr"
+  bah commit --quiet --rm "$ctr" "$coredns_ref" >/dev/null
+  bah push --quiet "$coredns_ref" "docker-archive:$coredns_archive.partial:$coredns_ref" >/dev/null
+  mv "$coredns_archive.partial" "$coredns_archive"
+  find "$images" -maxdepth 1 -name "coredns-*.tar" ! -path "$coredns_archive" -delete
+  log "built $coredns_ref in $((SECONDS - t)) s"
+}
+
 build_pause
 echo "pause $pause_ref $pause_archive"
+build_coredns
+echo "coredns $coredns_ref $coredns_archive"
 bash "$repo/scripts/images.sh"

@@ -15,6 +15,8 @@ export interface BuiltImages {
   /** The stand-in `node:<version>-bookworm-slim` base: its archive is the rootfs it was made from (one layer). */
   base?: BuiltImage;
   pause: BuiltImage;
+  /** Cluster DNS: CoreDNS from its Go module, from scratch. */
+  coredns: BuiltImage;
   agent: BuiltImage;
   aggregator: BuiltImage;
 }
@@ -30,11 +32,11 @@ export async function buildImages(): Promise<BuiltImages> {
   const images: Partial<BuiltImages> = {};
   for (const line of result.stdout.trim().split('\n')) {
     const [role, ref, archive] = line.split(' ');
-    if ((role === 'base' || role === 'pause' || role === 'agent' || role === 'aggregator') && ref && archive) {
+    if ((role === 'base' || role === 'pause' || role === 'coredns' || role === 'agent' || role === 'aggregator') && ref && archive) {
       const colon = ref.lastIndexOf(':');
       images[role] = { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
     }
   }
-  if (!images.pause || !images.agent || !images.aggregator) throw new Error(`images.sh printed no images:\n${result.stdout}`);
+  if (!images.pause || !images.coredns || !images.agent || !images.aggregator) throw new Error(`images.sh printed no images:\n${result.stdout}`);
   return images as BuiltImages;
 }

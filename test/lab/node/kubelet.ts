@@ -44,7 +44,7 @@ export async function startKubelet(binDir: string, containerdSocket: string, fil
     tlsPrivateKeyFile: files.servingKey,
     authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: files.caFile } },
     authorization: { mode: 'Webhook' },
-    // A Service address nothing answers: a pod's DNS query is blackholed instead of leaving.
+    // CoreDNS's Service (cluster-dns.ts): it answers cluster.local and refuses every other name itself.
     clusterDNS: [NODE_LAYOUT.clusterDns],
     clusterDomain: 'cluster.local',
     resolvConf: '',

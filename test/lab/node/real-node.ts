@@ -10,6 +10,7 @@ import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { issueCertificate } from '../controlplane/pki.ts';
 import type { ManagedProcess } from '../controlplane/process.ts';
 import { waitFor } from '../support/wait.ts';
+import { deployClusterDns } from './cluster-dns.ts';
 import { startContainerd } from './containerd.ts';
 import { type BuiltImages } from './images.ts';
 import { startKubeProxy } from './kube-proxy.ts';
@@ -57,7 +58,7 @@ export async function runCleanup(): Promise<void> {
 /**
  * A real single-node Kubernetes node on this machine: its network (host-network.sh), the test
  * control plane on the node's address with the controllers workloads need, containerd + runc +
- * CNI, the kubelet and kube-proxy.
+ * CNI, the kubelet, kube-proxy and cluster DNS (CoreDNS, cluster-dns.ts).
  */
 export class RealNode {
   readonly info: RealNodeInfo;
@@ -123,7 +124,7 @@ export class RealNode {
       const containerd = await startContainerd(images.pause.ref);
       processes.push(containerd.process);
       // One at a time: several large archives at once only compete for the two cores and the disk.
-      for (const archive of [images.pause.archive, images.agent.archive, images.aggregator.archive, ...extraArchives]) {
+      for (const archive of [images.pause.archive, images.coredns.archive, images.agent.archive, images.aggregator.archive, ...extraArchives]) {
         await containerd.ctr(['images', 'import', archive]);
       }
       log(`containerd up, images imported in ${Date.now() - t} ms`);
@@ -152,6 +153,9 @@ export class RealNode {
         const res = await fetch(`http://127.0.0.1:${proxy.healthzPort}/healthz`);
         return res.ok ? true : undefined;
       }, 60_000, 500);
+      t = Date.now();
+      await deployClusterDns(admin, images.coredns.ref);
+      log(`CoreDNS Ready at ${NODE_LAYOUT.clusterDns} in ${Date.now() - t} ms`);
       const info: RealNodeInfo = {
         controlPlane: plane.info,
         nodeName: NODE_LAYOUT.nodeName,

@@ -3,8 +3,6 @@
  * bench install it: `helm install` with only the image and pullPolicy values.
  */
 import { type CoreV1Api, type V1Pod } from '@kubernetes/client-node';
-import { execa } from 'execa';
-import { CLI_MAIN, REPO_ROOT } from '../hosts/paths.ts';
 import { waitFor } from '../support/wait.ts';
 import type { BuiltImages } from './images.ts';
 import { NODE_LAYOUT } from './layout.ts';
@@ -32,18 +30,4 @@ export async function podsOf(core: CoreV1Api, component: string): Promise<V1Pod[
 
 export async function readyPod(core: CoreV1Api, component: string, timeoutMs = 240_000): Promise<V1Pod> {
   return waitFor(`a Ready ${component} pod`, async () => (await podsOf(core, component)).find((p) => isReady(p) && !p.metadata?.deletionTimestamp), timeoutMs, 500);
-}
-
-export interface Verdict {
-  tier?: string;
-  ready?: boolean;
-  checks?: Array<{ id: string; status: string }>;
-}
-
-export const checkStatuses = (verdict: Verdict): Record<string, string> => Object.fromEntries((verdict.checks ?? []).map((c) => [c.id, c.status]));
-
-/** The truth for this machine: `virtgate check --json` run on the host, outside any container. */
-export async function hostVerdict(): Promise<Verdict> {
-  const host = await execa(process.execPath, [CLI_MAIN, 'check', '--json'], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
-  return JSON.parse(host.stdout) as Verdict;
 }
