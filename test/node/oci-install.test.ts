@@ -1,0 +1,159 @@
+/**
+ * The chart installed on the real node from an OCI registry, as docs/release.md tells a user:
+ * `npm run release`, its chart pushed with `helm push` and both images with `buildah push` to a
+ * real registry on loopback (Debian's docker-registry), then `helm install oci://… --plain-http`
+ * with one value, `global.imageRegistry` (the chart's single value for a mirror; each image's own
+ * `registry` is per component). The kubelet pulls both images from that registry with the default
+ * pullPolicy, the agent labels the node, and `helm uninstall` leaves nothing under virtgate.io/.
+ * The truths: the registry's own digests and access log, containerd's content store, the kubelet's
+ * events, and `virtgate check --json` run on this machine. The registry starts after the node:
+ * containerd reads its hosts.toml at pull time.
+ */
+import { CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { readFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { keysUnder, nodeView } from '../lab/chart/cluster.ts';
+import { helm, helmOk } from '../lab/chart/helm.ts';
+import { allowPlainHttpRegistry } from '../lab/node/containerd.ts';
+import { hostVerdict, NS, readyPod, RELEASE } from '../lab/node/release.ts';
+import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
+import { type LocalRegistry, MANIFEST_TYPES, startRegistry } from '../lab/registry/registry.ts';
+import { makeRelease, pushChart, pushImage, RELEASE_ROLES, releaseRepository, type ReleaseFiles, type ReleaseRole } from '../lab/registry/release.ts';
+import { waitFor } from '../lab/support/wait.ts';
+
+/** Not the package's version, so the tag the chart defaults to can only come from the release. */
+const VERSION = '0.9.2-oci.1';
+const PREFIX = 'virtgate.io';
+
+const node = inject('realNode');
+const binDir = node.controlPlane.binDir;
+const kubeconfig = node.controlPlane.adminKubeconfig;
+const admin = new KubeConfig();
+admin.loadFromFile(kubeconfig);
+const core = admin.makeApiClient(CoreV1Api);
+
+interface Pushed {
+  /** The manifest digest the registry serves for the tag. */
+  digest: string;
+  /** The config and layer digests of that manifest: what a real pull must fetch. */
+  blobs: string[];
+  buildahId: string;
+}
+
+let release: ReleaseFiles | undefined;
+let registry: LocalRegistry | undefined;
+let buildah: Buildah;
+let chartUrl: string;
+const pushed = {} as Record<ReleaseRole, Pushed>;
+const localName = (role: ReleaseRole) => `localhost/oci-install-test/virtgate-${role}:${VERSION}`;
+const remoteRef = (role: ReleaseRole) => `${registry?.host}/${releaseRepository(role)}`;
+const ctr = async (...args: string[]) => (await execa('ctr', ['--address', node.containerdSocket, '--namespace', 'k8s.io', ...args])).stdout.split('\n').filter(Boolean);
+let fileStarted = 0;
+
+beforeAll(async () => {
+  fileStarted = Date.now();
+  release = await makeRelease(VERSION, binDir);
+  process.stderr.write(`[oci] npm run release took ${release.seconds.toFixed(0)} s\n`);
+  registry = await startRegistry();
+  await allowPlainHttpRegistry(registry.host);
+  buildah = await labBuildah();
+  chartUrl = await pushChart(binDir, registry, release);
+  for (const role of RELEASE_ROLES) {
+    const buildahId = await pushImage(buildah, registry, release, role, localName(role));
+    const digest = await registry.manifestDigest(releaseRepository(role), VERSION);
+    const manifest = (await registry.getJson(`/v2/${releaseRepository(role)}/manifests/${digest}`, MANIFEST_TYPES)) as { config: { digest: string }; layers: Array<{ digest: string }> };
+    pushed[role] = { digest, blobs: [manifest.config.digest, ...manifest.layers.map((layer) => layer.digest)], buildahId };
+  }
+}, 45 * 60_000);
+
+afterAll(async () => {
+  // A failed test must not leave the release (and its agent) behind for the next file.
+  await helm(binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], kubeconfig);
+  for (const role of RELEASE_ROLES) if (pushed[role]) await buildah('rmi', '--force', pushed[role].buildahId).catch(() => undefined);
+  await registry?.stop();
+  await release?.remove();
+  process.stderr.write(`[oci] the file took ${((Date.now() - fileStarted) / 1000).toFixed(0)} s\n`);
+});
+
+/** The registry's access log (Combined Log Format), one entry per request. */
+async function accessLog(): Promise<Array<{ client: string; method: string; path: string; status: number; agent: string }>> {
+  const line = /^(\S+) \S+ \S+ \[[^\]]+\] "(\w+) (\S+) [^"]*" (\d{3}) \S+ "[^"]*" "([^"]*)"$/;
+  return (await readFile(registry?.logFile ?? '', 'utf8'))
+    .split('\n')
+    .map((text) => line.exec(text))
+    .filter((match) => match !== null)
+    .map(([, client = '', method = '', path = '', status = '', agent = '']) => ({ client, method, path, status: Number(status), agent }));
+}
+
+const container = (pod: V1Pod) => pod.status?.containerStatuses?.[0];
+
+describe('the chart from an OCI registry on loopback', () => {
+  it('before the install, containerd has neither image under the registry name nor any of their blobs', async () => {
+    const images = await ctr('images', 'ls', '-q');
+    expect(images.filter((name) => name.startsWith(`${registry?.host}/`))).toEqual([]);
+    const content = new Set(await ctr('content', 'ls', '-q'));
+    for (const role of RELEASE_ROLES) {
+      expect(pushed[role].blobs.length, role).toBeGreaterThan(1);
+      expect(pushed[role].blobs.filter((digest) => content.has(digest)), role).toEqual([]);
+    }
+  });
+
+  it('helm install oci:// with only global.imageRegistry: the kubelet pulls both images from the registry and the agent labels the node', async () => {
+    const started = Date.now();
+    const installed = await helmOk(binDir, [
+      'install', RELEASE, chartUrl, '--version', VERSION, '--plain-http', '--namespace', NS, '--create-namespace',
+      '--set', `global.imageRegistry=${registry?.host}`,
+    ], kubeconfig);
+    expect(installed).toContain('STATUS: deployed');
+    const labelled = await waitFor('the agent to label the node', async () => {
+      const view = await nodeView(core, node.nodeName);
+      return view.labels[`${PREFIX}/ready`] !== undefined && view.conditions.VirtualizationReady ? view : undefined;
+    }, 480_000, 500);
+    process.stderr.write(`[oci] helm install from oci:// to labelled node: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+    const truth = await hostVerdict();
+    expect(labelled.labels[`${PREFIX}/ready`]).toBe(String(truth.ready));
+    expect(labelled.labels[`${PREFIX}/tier`]).toBe(truth.tier);
+
+    for (const role of RELEASE_ROLES) {
+      const pod = await readyPod(core, role, 480_000);
+      expect(pod.spec?.nodeName, role).toBe(node.nodeName);
+      expect(pod.spec?.containers[0]?.image, role).toBe(`${remoteRef(role)}:${VERSION}`);
+      expect(pod.spec?.containers[0]?.imagePullPolicy, role).toBe('IfNotPresent');
+      // The image the container runs is the manifest the registry serves for the tag.
+      expect(container(pod)?.imageID, role).toBe(`${remoteRef(role)}@${pushed[role].digest}`);
+    }
+
+    const pulls = (await core.listNamespacedEvent({ namespace: NS, fieldSelector: 'reason=Pulled' })).items.map((event) => event.message ?? '');
+    for (const message of pulls) process.stderr.write(`[oci] kubelet: ${message}\n`);
+    for (const role of RELEASE_ROLES) {
+      expect(pulls.some((message) => message.startsWith(`Successfully pulled image "${remoteRef(role)}:${VERSION}"`)), role).toBe(true);
+    }
+
+    const images = await ctr('images', 'ls');
+    for (const role of RELEASE_ROLES) {
+      const row = images.find((line) => line.startsWith(`${remoteRef(role)}:${VERSION} `));
+      expect(row, role).toContain(pushed[role].digest);
+    }
+
+    // The registry saw containerd fetch every blob of both images, and no request came from off this machine.
+    const log = await accessLog();
+    for (const role of RELEASE_ROLES) {
+      const fetched = new Set(log.filter((entry) => entry.method === 'GET' && entry.status === 200 && entry.agent.startsWith('containerd/')).map((entry) => entry.path));
+      const missing = pushed[role].blobs.filter((digest) => !fetched.has(`/v2/${releaseRepository(role)}/blobs/${digest}`));
+      expect(missing, role).toEqual([]);
+    }
+    expect(new Set(log.map((entry) => entry.client))).toEqual(new Set(['127.0.0.1']));
+  }, 600_000);
+
+  it('helm uninstall runs the prune Job and leaves nothing under virtgate.io/ on the node', async () => {
+    const outcome = await helm(binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '4m'], kubeconfig);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(`release "${RELEASE}" uninstalled`);
+    const view = await nodeView(core, node.nodeName);
+    expect(keysUnder(PREFIX, view)).toEqual([]);
+    expect(view.conditions.VirtualizationReady).toBeUndefined();
+  });
+});
