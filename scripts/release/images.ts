@@ -38,6 +38,8 @@ export interface ReleasedImage {
 
 interface LabImages {
   refs: Record<Role, string>;
+  /** Each image's docker-archive, which scripts/images.sh keeps whether or not its store still holds the image. */
+  archives: Record<Role, string>;
   /** buildah's global flags for the store the images are in. */
   storage: string[];
 }
@@ -46,14 +48,17 @@ async function buildLabImages(repo: string): Promise<LabImages> {
   const result = await execa('bash', [path.join(repo, 'scripts/images.sh')], { stderr: 'inherit', reject: false, timeout: 40 * 60_000 });
   if (result.exitCode !== 0) throw new Error(`scripts/images.sh failed (exit ${result.exitCode}); its output is above`);
   const refs: Partial<Record<Role, string>> = {};
+  const archives: Partial<Record<Role, string>> = {};
   let storage: string[] = [];
   for (const line of result.stdout.trim().split('\n')) {
     const [key, ...rest] = line.split(' ');
     if (key === 'storage') storage = rest;
-    else if ((key === 'agent' || key === 'aggregator') && rest[0]) refs[key] = rest[0];
+    else if ((key === 'agent' || key === 'aggregator') && rest[0] && rest[1]) [refs[key], archives[key]] = [rest[0], rest[1]];
   }
-  if (!refs.agent || !refs.aggregator || storage.length === 0) throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
-  return { refs: { agent: refs.agent, aggregator: refs.aggregator }, storage };
+  if (!refs.agent || !refs.aggregator || !archives.agent || !archives.aggregator || storage.length === 0) {
+    throw new Error(`scripts/images.sh did not name both images and its store:\n${result.stdout}`);
+  }
+  return { refs: { agent: refs.agent, aggregator: refs.aggregator }, archives: { agent: archives.agent, aggregator: archives.aggregator }, storage };
 }
 
 export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: string): Promise<ReleasedImage[]> {
@@ -65,6 +70,10 @@ export async function releaseImages(repo: string, meta: ReleaseMeta, outDir: str
     const reference = `${meta.repositoryPrefix}/${image}:${meta.version}`;
     const archive = path.join(outDir, `${image}-${meta.version}.oci.tar`);
     const sbomFile = path.join(outDir, `${image}-${meta.version}.spdx.json`);
+    // images.sh finds a cached archive without checking its store, which may have lost the image
+    // (emptied past its size cap, or untagged by another checkout's run): load it back from the archive.
+    const inStore = await execa('buildah', [...lab.storage, 'inspect', '--type', 'image', lab.refs[role]], { reject: false });
+    if (inStore.exitCode !== 0) await buildah('pull', '--quiet', `docker-archive:${lab.archives[role]}`);
     const container = await buildah('from', '--pull=never', '--quiet', lab.refs[role]);
     let packages: ReleasedImage['packages'];
     try {
