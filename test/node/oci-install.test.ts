@@ -158,7 +158,6 @@ describe('the chart from an OCI registry on loopback', () => {
       expect(row, role).toContain(pushed[role].digest);
     }
 
-    // The registry saw containerd fetch every blob of both images, and no request came from off this machine.
     // The registry served containerd the manifest and every blob it needed, and nothing came from off this machine.
     const log = await accessLog();
     const byContainerd = log.filter((entry) => entry.agent.startsWith('containerd/'));
