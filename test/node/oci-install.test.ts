@@ -70,8 +70,11 @@ beforeAll(async () => {
   }
   // A node that never ran virtgate: the release image is the lab image the node imported at start
   // plus one layer, and containerd fetches no layer it already has unpacked. Without the lab
-  // images (and their snapshots, --sync waits for the garbage collector) the pull fetches every layer.
-  await ctr('images', 'rm', '--sync', node.images.agent.ref, node.images.aggregator.ref);
+  // images (and their snapshots, --sync waits for the garbage collector) the pull fetches every
+  // layer. The CRI plugin names each image by its id too (`sha256:…`): those names go as well.
+  const rows = (await ctr('images', 'ls')).slice(1).map((line) => line.split(/\s+/));
+  const labManifests = new Set(rows.filter(([ref]) => ref === node.images.agent.ref || ref === node.images.aggregator.ref).map(([, , digest]) => digest));
+  await ctr('images', 'rm', '--sync', ...rows.filter(([, , digest]) => labManifests.has(digest)).map(([ref = '']) => ref));
 }, 45 * 60_000);
 
 afterAll(async () => {
