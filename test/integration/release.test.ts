@@ -15,36 +15,25 @@ import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { findManifest, helm, helmOk, parseManifests } from '../lab/chart/helm.ts';
 import { locateBinaries } from '../lab/controlplane/binaries.ts';
-import { tempDir } from '../lab/hosts/paths.ts';
 import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
 import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
+import { makeRelease, pushChart, pushImage, RELEASE_ROLES, type ReleaseFiles } from '../lab/registry/release.ts';
 
 /** Not the package's own version, so nothing can pass by reading package.json unchanged. */
 const VERSION = '0.9.1-rc.2';
-const ROLES = ['agent', 'aggregator'] as const;
 /** Issue 27's size targets, uncompressed (bench/image-size.ts prints the archives against them). */
 const IMAGE_TARGETS_MB = { agent: 200, aggregator: 150 } as const;
 
-let out: Awaited<ReturnType<typeof tempDir>>;
+let out: ReleaseFiles;
 let registry: LocalRegistry;
 let binDir: string;
 let buildah: Buildah;
 let listed: string[];
-let releaseSeconds: number;
 
 beforeAll(async () => {
   binDir = await locateBinaries();
-  out = await tempDir('release');
-  const started = Date.now();
-  const release = await execa(process.execPath, ['scripts/release.ts', '--version', VERSION, '--out', out.dir, '--helm', path.join(binDir, 'helm')], {
-    cwd: PACKAGE_ROOT,
-    reject: false,
-    stderr: 'inherit',
-    timeout: 40 * 60_000,
-  });
-  releaseSeconds = (Date.now() - started) / 1000;
-  if (release.exitCode !== 0) throw new Error(`npm run release exited ${release.exitCode}; its output is above`);
-  listed = release.stdout.trim().split('\n');
+  out = await makeRelease(VERSION, binDir);
+  listed = out.listed;
   registry = await startRegistry();
   buildah = await labBuildah();
 }, 45 * 60_000);
@@ -52,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await registry?.stop();
   await out?.remove();
-  if (releaseSeconds !== undefined) process.stderr.write(`[release] npm run release took ${releaseSeconds.toFixed(0)} s\n`);
+  if (out) process.stderr.write(`[release] npm run release took ${out.seconds.toFixed(0)} s\n`);
 });
 
 describe('npm run release', () => {
@@ -86,7 +75,7 @@ describe('the chart, from the OCI registry', () => {
   const chartUrl = () => `oci://${registry.host}/charts/virtgate`;
 
   it('pushes with helm push and is listed by the registry', async () => {
-    await helmOk(binDir, ['push', path.join(out.dir, 'chart', `virtgate-${VERSION}.tgz`), `oci://${registry.host}/charts`, '--plain-http']);
+    expect(await pushChart(binDir, registry, out)).toBe(chartUrl());
     expect(await registry.getJson('/v2/_catalog')).toMatchObject({ repositories: expect.arrayContaining(['charts/virtgate']) });
     expect(await registry.getJson('/v2/charts/virtgate/tags/list')).toEqual({ name: 'charts/virtgate', tags: [VERSION] });
   });
@@ -115,15 +104,13 @@ describe('the chart, from the OCI registry', () => {
   });
 });
 
-describe.each(ROLES)('the %s image', (role) => {
+describe.each(RELEASE_ROLES)('the %s image', (role) => {
   const image = `virtgate-${role}`;
   const local = `localhost/release-test/${image}:${VERSION}`;
   let pulled: string | undefined;
 
   it('pushes from its OCI archive to the registry, which lists it with the release labels', async () => {
-    pulled = await buildah('pull', '--quiet', `oci-archive:${path.join(out.dir, `${image}-${VERSION}.oci.tar`)}`);
-    await buildah('tag', pulled, local);
-    await buildah('push', '--quiet', '--tls-verify=false', local, `docker://${registry.host}/virtgate/${image}:${VERSION}`);
+    pulled = await pushImage(buildah, registry, out, role, local);
     expect(await registry.getJson(`/v2/virtgate/${image}/tags/list`)).toEqual({ name: `virtgate/${image}`, tags: [VERSION] });
     const manifest = (await registry.getJson(
       `/v2/virtgate/${image}/manifests/${VERSION}`,

@@ -8,6 +8,24 @@ import { NODE_LAYOUT } from './layout.ts';
 /** Debian's containerd (1.6), runc and CNI plugins: where the packages put them. */
 const CNI_BIN_DIR = '/usr/lib/cni';
 
+/**
+ * The CRI's registry `config_path`: one `<host>/hosts.toml` per registry. containerd reads it on
+ * each pull, so a registry started after the node is reachable once its file is written.
+ */
+export const REGISTRY_HOSTS_DIR = path.join(NODE_LAYOUT.root, 'containerd', 'certs.d');
+
+/**
+ * Lets the node pull from a registry on loopback over plain HTTP (`host` is 127.0.0.1:<port>).
+ * containerd runs in the host's network namespace, so 127.0.0.1 is this machine's loopback.
+ */
+export async function allowPlainHttpRegistry(host: string): Promise<string> {
+  const dir = path.join(REGISTRY_HOSTS_DIR, host);
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'hosts.toml');
+  await writeFile(file, `server = "http://${host}"\n\n[host."http://${host}"]\n  capabilities = ["pull", "resolve"]\n`);
+  return file;
+}
+
 export interface Containerd {
   process: ManagedProcess;
   socket: string;
@@ -24,6 +42,7 @@ export async function startContainerd(sandboxImage: string): Promise<Containerd>
   const socket = path.join(NODE_LAYOUT.root, 'containerd.sock');
   const cniConfDir = path.join(NODE_LAYOUT.root, 'cni', 'net.d');
   await mkdir(cniConfDir, { recursive: true });
+  await mkdir(REGISTRY_HOSTS_DIR, { recursive: true });
   await writeFile(path.join(cniConfDir, '10-virtgate-node.conflist'), JSON.stringify(cniConfig(), null, 2));
   const config = path.join(NODE_LAYOUT.root, 'containerd.toml');
   await writeFile(config, containerdConfig(root, socket, cniConfDir, sandboxImage));
@@ -63,7 +82,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
   path = "${path.join(root, 'opt')}"
 
 [plugins."io.containerd.grpc.v1.cri"]
-  # Built locally (test/lab/node/pause) and imported: no registry is reachable.
+  # Built locally (test/lab/node/pause) and imported, never pulled.
   sandbox_image = "${sandboxImage}"
   # Without CAP_SYS_RESOURCE, raising a process's oom_score_adj fails ("write to
   # /proc/self/oom_score_adj: Permission denied"); this keeps it at or above the current value.
@@ -80,6 +99,9 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
         BinaryName = "runc"
         Root = "${path.join(root, 'runc')}"
         SystemdCgroup = false
+  # One hosts.toml per registry a test starts on loopback (allowPlainHttpRegistry).
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "${REGISTRY_HOSTS_DIR}"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "${CNI_BIN_DIR}"
     conf_dir = "${cniConfDir}"

@@ -12,11 +12,18 @@ import { waitFor } from '../support/wait.ts';
 
 export const REGISTRY_BINARY = '/usr/bin/docker-registry';
 
+/** The manifest types the release's images and charts are pushed as. */
+export const MANIFEST_TYPES = 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json';
+
 export interface LocalRegistry {
   /** host:port, e.g. 127.0.0.1:40123: what image references and oci:// URLs start with. */
   host: string;
   /** GET a path of the registry's HTTP API (/v2/...) and parse the JSON it answers. */
   getJson: (apiPath: string, accept?: string) => Promise<unknown>;
+  /** The digest the registry serves a manifest under (its Docker-Content-Digest header), e.g. sha256:…. */
+  manifestDigest: (repository: string, reference: string) => Promise<string>;
+  /** Its output, the access log included: one Combined Log Format line per request. */
+  logFile: string;
   stop: () => Promise<void>;
 }
 
@@ -42,10 +49,18 @@ export async function startRegistry(): Promise<LocalRegistry> {
     if (!response.ok) throw new Error(`GET ${apiPath}: HTTP ${response.status} ${await response.text()}`);
     return response.json();
   };
+  const manifestDigest = async (repository: string, reference: string): Promise<string> => {
+    const response = await fetch(`http://${host}/v2/${repository}/manifests/${reference}`, { method: 'HEAD', headers: { accept: MANIFEST_TYPES } });
+    const digest = response.headers.get('docker-content-digest');
+    if (!response.ok || !digest) throw new Error(`HEAD ${repository}:${reference}: HTTP ${response.status}, digest ${digest}`);
+    return digest;
+  };
   await waitFor(`the registry on ${host} (log: ${registry.logFile})`, async () => ((await getJson('/v2/')) !== undefined ? true : undefined), 20_000);
   return {
     host,
     getJson,
+    manifestDigest,
+    logFile: registry.logFile,
     stop: async () => {
       await registry.stop();
       watchdog.kill();
