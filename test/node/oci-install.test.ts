@@ -74,10 +74,35 @@ beforeAll(async () => {
   // plus one layer, and containerd fetches no layer it already has unpacked. Without the lab
   // images (and their snapshots, --sync waits for the garbage collector) the pull fetches every
   // layer. The CRI plugin names each image by its id too (`sha256:…`): those names go as well.
+  await releaseLabSnapshots();
   const rows = (await ctr('images', 'ls')).slice(1).map((line) => line.split(/\s+/));
   const labManifests = new Set(rows.filter(([ref]) => ref === node.images.agent.ref || ref === node.images.aggregator.ref).map(([, , digest]) => digest));
   await ctr('images', 'rm', '--sync', ...rows.filter(([, , digest]) => labManifests.has(digest)).map(([ref = '']) => ref));
 }, 45 * 60_000);
+
+/**
+ * A container that ran a lab image keeps its layers' snapshots while its pod exists, and containerd
+ * then skips fetching those layers. Earlier files leave finished pods behind (a hook Job's pods
+ * outlive the Job without the garbage collector), so delete those and wait until containerd holds
+ * no container of a lab image. A lab image still running is a file that did not clean up: say so.
+ */
+async function releaseLabSnapshots(): Promise<void> {
+  const labRefs = new Set([node.images.agent.ref, node.images.aggregator.ref]);
+  const usesLab = (pod: V1Pod) => (pod.spec?.containers ?? []).some((c) => labRefs.has(c.image ?? ''));
+  const pods = (await core.listPodForAllNamespaces()).items.filter(usesLab);
+  const running = pods.filter((pod) => pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed');
+  if (running.length > 0) {
+    throw new Error(`pods still run the lab images, left by an earlier file: ${running.map((pod) => `${pod.metadata?.namespace}/${pod.metadata?.name}`).join(', ')}`);
+  }
+  for (const pod of pods) {
+    await core.deleteNamespacedPod({ name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '', gracePeriodSeconds: 0 }).catch(() => undefined);
+  }
+  if (pods.length > 0) process.stderr.write(`[oci] deleted ${pods.length} finished pods of the lab images\n`);
+  await waitFor('containerd to hold no container of a lab image', async () => {
+    const containers = (await ctr('containers', 'ls')).slice(1).map((line) => line.split(/\s+/)[1] ?? '');
+    return containers.some((image) => labRefs.has(image)) ? undefined : true;
+  }, 120_000, 500);
+}
 
 afterAll(async () => {
   // A failed test must not leave the release (and its agent) behind for the next file.
