@@ -7,7 +7,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
@@ -48,15 +48,39 @@ export function truthFor(node: FaultNode, state: 'intact' | 'withoutKvm'): Truth
  */
 export async function meaningChanged(admin: KubeConfig, node: FaultNode, before: Truth, after: Truth): Promise<string[]> {
   const field = (problem: string) => problem.replace(/:.*$/, '');
-  const [fromBefore, fromAfter] = await Promise.all([publishedMismatches(admin, node, before), publishedMismatches(admin, node, after)]);
-  const offBefore = new Set(fromBefore.map(field));
-  return fromAfter.filter((problem) => offBefore.has(field(problem)));
+  // One read, judged against both truths: two reads could straddle a publish and flag a field
+  // that said the old verdict in one and the new in the other.
+  const published = await readPublished(admin, node);
+  const offBefore = new Set(mismatchesOf(node, published, before).map(field));
+  return mismatchesOf(node, published, after).filter((problem) => offBefore.has(field(problem)));
 }
 
 /** Every way the published state differs from the truth; empty when it matches. */
 export async function publishedMismatches(admin: KubeConfig, node: FaultNode, truth: Truth): Promise<string[]> {
-  const problems: string[] = [];
+  return mismatchesOf(node, await readPublished(admin, node), truth);
+}
+
+interface Published {
+  node: V1Node;
+  /** Undefined when the NodeValidation could not be read. */
+  report: NodeValidation | undefined;
+}
+
+async function readPublished(admin: KubeConfig, node: FaultNode): Promise<Published> {
   const published = await admin.makeApiClient(CoreV1Api).readNode({ name: node.name });
+  let report: NodeValidation | undefined;
+  try {
+    report = (await admin
+      .makeApiClient(CustomObjectsApi)
+      .getClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node.name })) as NodeValidation;
+  } catch {
+    report = undefined;
+  }
+  return { node: published, report };
+}
+
+function mismatchesOf(node: FaultNode, { node: published, report }: Published, truth: Truth): string[] {
+  const problems: string[] = [];
   const labels = published.metadata?.labels ?? {};
   const expect = (what: string, actual: unknown, wanted: unknown) => {
     if (actual !== wanted) problems.push(`${node.name} ${what}: ${String(actual)} (want ${String(wanted)})`);
@@ -66,14 +90,7 @@ export async function publishedMismatches(admin: KubeConfig, node: FaultNode, tr
   expect('label kvm', labels[keys.labels.kvm], truth.kvm);
   const condition = published.status?.conditions?.find((c) => c.type === CONDITION_TYPE);
   expect('condition', condition?.status, truth.ready ? 'True' : 'False');
-  let report: NodeValidation | undefined;
-  try {
-    report = (await admin
-      .makeApiClient(CustomObjectsApi)
-      .getClusterCustomObject({ group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node.name })) as NodeValidation;
-  } catch {
-    problems.push(`${node.name}: no NodeValidation`);
-  }
+  if (!report) problems.push(`${node.name}: no NodeValidation`);
   if (report) {
     expect('report ready', report.status?.ready, truth.ready);
     expect('report tier', report.status?.tier, truth.tier);

@@ -81,10 +81,11 @@ beforeAll(async () => {
 }, 45 * 60_000);
 
 /**
- * A container that ran a lab image keeps its layers' snapshots while its pod exists, and containerd
- * then skips fetching those layers. Earlier files leave finished pods behind (a hook Job's pods
- * outlive the Job without the garbage collector), so delete those and wait until containerd holds
- * no container of a lab image. A lab image still running is a file that did not clean up: say so.
+ * A container that ran a lab image keeps its layers' snapshots until the kubelet removes it, and
+ * containerd then skips fetching those layers. After the KubeVirt and fault files a fresh-clone run
+ * still had such containers (the pull fetched 11 of 15 objects), so delete any finished pod of a
+ * lab image and wait until containerd holds no container of one. A lab image still running is a
+ * file that did not clean up: say so.
  */
 async function releaseLabSnapshots(): Promise<void> {
   const labRefs = new Set([node.images.agent.ref, node.images.aggregator.ref]);
