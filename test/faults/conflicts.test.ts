@@ -46,7 +46,7 @@ const WRITER_WRITES_PER_SECOND = 20;
  * MAX_CYCLES times: the rate never changes, the test runs longer.
  */
 const MIN_AGENT_CONFLICTS = 2;
-const MAX_CYCLES = 6;
+const MAX_CYCLES = 9;
 /** How often the test looks for the taint. */
 const TAINT_POLL_SECONDS = 0.2;
 /** The longest the agent may take to taint (or untaint) under the writer, from the host change. */
