@@ -109,6 +109,7 @@ export function nodeValidationCrd(): JsonSchema {
             { name: 'Tier', type: 'string', jsonPath: '.status.tier' },
             { name: 'KVM', type: 'string', jsonPath: '.status.kvm' },
             { name: 'Kernel', type: 'string', jsonPath: '.status.kernel' },
+            { name: 'VMBoot', type: 'string', jsonPath: '.status.vmBoot.reason', priority: 1 },
             { name: 'Heartbeat', type: 'date', jsonPath: '.status.heartbeatAt', priority: 1 },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],

@@ -51,6 +51,50 @@ export const confidentialKindSchema = z.object({
 export const confidentialReportSchema = z.object(Object.fromEntries(CONFIDENTIAL_KINDS.map((kind) => [kind, confidentialKindSchema])) as Record<(typeof CONFIDENTIAL_KINDS)[number], typeof confidentialKindSchema>);
 
 /**
+ * Why the canary's last VM on a node booted or not, one reason per layer it got through
+ * (docs/canary.md): the scheduler, the virt-launcher pod, KubeVirt starting the domain, the guest.
+ */
+export const VM_BOOT_REASONS = [
+  'Booted', // the guest printed the run's nonce on its serial console
+  'NotScheduled', // the launcher pod was not scheduled within the bound (the scheduler's reason)
+  'LauncherFailed', // the virt-launcher pod failed or a container could not start (its message)
+  'NotStarted', // the launcher ran but KubeVirt never reported the VMI Running within the bound
+  'VmiFailed', // KubeVirt set the VMI to Failed (its reason)
+  'GuestSilent', // the VMI ran, but the guest never printed the nonce within the bound (console tail)
+  'VmiDeleted', // someone else deleted the VMI mid-run
+] as const;
+export type VmBootReason = (typeof VM_BOOT_REASONS)[number];
+
+/** Seconds from the VMI's creation to each step the canary saw (absent: not reached). */
+export const vmBootStepsSchema = z
+  .object({
+    scheduled: z.number().min(0).describe('The launcher pod was bound to the node.'),
+    launcherRunning: z.number().min(0).describe("The launcher pod's compute container ran."),
+    vmiRunning: z.number().min(0).describe('KubeVirt reported the VMI Running.'),
+    guestMarker: z.number().min(0).describe("The guest's marker with this run's nonce appeared on its serial console."),
+  })
+  .partial();
+
+/**
+ * The VM canary's last result on this node (`virtgate canary`, docs/canary.md). Written only by
+ * the canary, as its own field of `status` (the agent writes the rest of status key by key and
+ * never this one; admission policies hold each to its part), so neither overwrites the other.
+ */
+export const vmBootSchema = z.object({
+  status: z.enum(['True', 'False']).describe('True: the last canary VM scheduled here booted and printed its nonce.'),
+  reason: z.enum(VM_BOOT_REASONS).describe('Booted, or the layer that stopped the VM.'),
+  message: z.string().max(4096).describe('What that layer said: the scheduler, the launcher, KubeVirt, or the console tail.'),
+  runAt: timestampSchema.describe('When the run created the VMI.'),
+  lastTransitionTime: timestampSchema.describe('When status last changed on this node.'),
+  lastSuccessAt: timestampSchema.optional().describe('When a canary VM last booted on this node.'),
+  nodeClass: z.string().min(1).max(253).describe('The node class the run picked this node for (CPU vendor and model, tier, kernel minor, platform).'),
+  classFailedRuns: z.int().min(0).describe('Runs in a row that booted no VM on this class, counting this one (0 after a boot).'),
+  seconds: vmBootStepsSchema.describe('Seconds from the VMI created to each step reached.'),
+  canaryVersion: z.string().max(64),
+});
+export type VmBoot = z.infer<typeof vmBootSchema>;
+
+/**
  * One check result. The id is any string, not core's CheckId: newer agents may add checks, and
  * the API server keeps whatever a node writes (readers bound it themselves).
  */
@@ -120,6 +164,7 @@ const statusShape = {
   hostDevices: hostDevicesSchema
     .optional()
     .describe('Device passthrough: PCI functions counted per vendor:device and state, and mediated-device types (absent where the host has no PCI sysfs).'),
+  vmBoot: vmBootSchema.optional().describe("The VM canary's last result here (absent: the canary is off or never ran here). Written only by the canary."),
 };
 
 /**
