@@ -90,6 +90,25 @@ export const PERMISSIONS = {
     },
     optional: [{ group: '', resources: ['nodes'], verbs: ['get'], without: 'a node that does not exist shows only as a pod that never starts, until --timeout' }],
   },
+  // `virtgate canary`, the chart's CronJob (canary.enabled): VMIs only in its own namespace, and of
+  // the reports only status.vmBoot (the chart's ValidatingAdmissionPolicy, docs/canary.md).
+  canary: {
+    clusterRole: 'canary',
+    rules: [
+      { group: '', resources: ['nodes'], verbs: ['get', 'list'], why: 'which nodes exist and are schedulable' },
+      { group: 'virtgate.io', resources: ['nodevalidations'], verbs: ['get', 'list'], why: "each node's report: ready, its class, its last VMBoot" },
+      { group: 'virtgate.io', resources: ['nodevalidations/status'], verbs: ['patch'], why: 'status.vmBoot and nothing else (admission policy)' },
+    ],
+    namespaced: {
+      role: 'canary',
+      namespace: '<canary.namespace>',
+      rules: [
+        { group: 'kubevirt.io', resources: ['virtualmachineinstances'], verbs: ['create', 'get', 'list', 'watch', 'delete'], why: 'the canary VMIs: create, follow, always delete' },
+        { group: '', resources: ['pods'], verbs: ['get', 'list', 'watch'], why: "each VMI's virt-launcher pod: the scheduler's reason, its containers' state" },
+        { group: '', resources: ['pods/log'], verbs: ['get'], why: "the guest's serial console (the launcher's guest-console-log container)" },
+      ],
+    },
+  },
   prune: {
     clusterRole: 'prune',
     rules: [
