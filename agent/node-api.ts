@@ -2,7 +2,8 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Nod
 import { apiFailure, isNotFound } from '../core/kube/api-error.ts';
 import { listAll, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
-import type { NodeValidation, NodeValidationStatus } from '../core/report/schema.ts';
+import type { NodeValidation } from '../core/report/schema.ts';
+import type { StatusOperation } from './desired/status-patch.ts';
 import { connectionPool } from '../core/kube/connection-pool.ts';
 import { requestOptions, type RequestOptions, withCancel, withRequestHook } from '../core/kube/request-options.ts';
 import type { Dispatcher } from 'undici';
@@ -191,14 +192,11 @@ export class NodeApi {
 
   /**
    * Through the status subresource (`/status`): only `status` changes, metadata.generation does
-   * not. Custom resources take merge patch or JSON Patch, never strategic merge. JSON Patch `add`
-   * replaces each given status field whole: a merge patch would keep keys that vanished from
-   * nested facts, and the report would never again equal what the agent computes.
+   * not. Custom resources take merge patch or JSON Patch, never strategic merge; the operations
+   * (one per status key of the agent's, never `status` whole once it exists, so the canary's
+   * `status.vmBoot` survives) are built by desired/status-patch.ts.
    */
-  patchNodeValidationStatus(fields: Partial<NodeValidationStatus>, wholeStatus: boolean): Promise<NodeValidation> {
-    const operations = wholeStatus
-      ? [{ op: 'add', path: '/status', value: fields }]
-      : Object.entries(fields).map(([key, value]) => ({ op: 'add', path: `/status/${key}`, value }));
+  patchNodeValidationStatus(operations: readonly StatusOperation[]): Promise<NodeValidation> {
     return this.write(
       async (options) =>
         (await this.custom.patchClusterCustomObjectStatus(

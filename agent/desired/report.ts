@@ -7,6 +7,7 @@ import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITIO
 import type { Verdict } from '../../core/checks/verdict.ts';
 import type { DesiredCondition } from './condition.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
+import { AGENT_DECLARED_STATUS_KEYS } from './status-patch.ts';
 
 /** The fields whose change is news; timestamps are bookkeeping and never trigger a write by themselves. */
 export type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt'>;
@@ -60,7 +61,7 @@ function metaTime(date: Date): string {
  * with the reason and message of the Node's VirtualizationReady condition (desiredCondition), and
  * observedGeneration, the NodeValidation's metadata.generation. Its lastTransitionTime changes only
  * when its status does, so an unchanged verdict gives an equal condition and no write. Conditions
- * of other types are dropped: the status is the agent's own, written whole.
+ * of other types are dropped: `status.conditions` is the agent's own, written whole.
  */
 export function reportConditions(wanted: DesiredCondition, generation: number, published: readonly NodeValidationCondition[] | undefined, now: Date): NodeValidationCondition[] {
   const current = Array.isArray(published) ? published.find((condition) => condition?.type === READY_CONDITION) : undefined;
@@ -93,11 +94,15 @@ function asStored(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
 
-/** The report fields whose value differs from what is published (all of them when nothing is). */
+/**
+ * The report fields whose value differs from what is published (all of them when nothing is).
+ * Only the agent's keys count: the canary's `vmBoot`, and keys the schema does not declare that
+ * the agent does not write, are someone else's and left as they are.
+ */
 export function changedFields(content: VerdictContent, published: Partial<NodeValidationStatus> | undefined): string[] {
   const stored = asStored(content) as Record<string, unknown>;
   const current = (published ?? {}) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(stored), ...Object.keys(current)]);
+  const keys = new Set([...Object.keys(stored), ...Object.keys(current).filter((key) => AGENT_DECLARED_STATUS_KEYS.includes(key))]);
   for (const bookkeeping of ['probedAt', 'heartbeatAt', 'lastTransitionAt']) keys.delete(bookkeeping);
   return [...keys].filter((key) => !isDeepStrictEqual(stored[key], current[key])).sort();
 }

@@ -4,7 +4,7 @@ import type { NodeValidation } from '../../core/report/schema.ts';
 import {
   applyCondition,
   applyPatch,
-  applyReportStatus,
+  applyStatusOperations,
   bareNode,
   INCONCLUSIVE,
   keys,
@@ -45,7 +45,7 @@ function publishOnce(state: Cluster, v: typeof READY, poolRead: PublishRead['poo
   let node = decided.patch ? applyPatch(state.node, decided.patch) : state.node;
   if (decided.condition.write) node = applyCondition(node, decided.condition.write);
   let report = state.report ?? (decided.report.create ? { ...decided.report.create, metadata: { ...decided.report.create.metadata, generation: 1 } } : undefined);
-  if (report && decided.report.write) report = applyReportStatus(report, decided.report.write.fields, decided.report.write.whole);
+  if (report && decided.report.write) report = applyStatusOperations(report, decided.report.write.operations);
   return { plan: decided, cluster: { node, report } };
 }
 
@@ -171,7 +171,53 @@ describe('plan', () => {
     expect(condition.report.write).toBeUndefined();
     const report = plan({ ...state, pool: undefined }, outcome(READY), settings(), { condition: false, report: true }, T1);
     expect(report.condition.write).toBeUndefined();
-    expect(report.report.write).toEqual({ fields: { probedAt: '2026-12-05T10:00:00.000Z', heartbeatAt: T1.toISOString() }, whole: false });
+    expect(report.report.write).toEqual({
+      fields: { probedAt: '2026-12-05T10:00:00.000Z', heartbeatAt: T1.toISOString() },
+      whole: false,
+      operations: [
+        { op: 'add', path: '/status/probedAt', value: '2026-12-05T10:00:00.000Z' },
+        { op: 'add', path: '/status/heartbeatAt', value: T1.toISOString() },
+      ],
+    });
     expect(report.report.heartbeatAt).toEqual(T1);
+  });
+
+  it("leaves the canary's status.vmBoot alone: no write when only it differs, and a whole write keeps it", () => {
+    const vmBoot = {
+      status: 'True',
+      reason: 'Booted',
+      message: 'VIRTGATE-CANARY-OK',
+      runAt: '2026-12-05T10:02:00.000Z',
+      lastTransitionTime: '2026-12-05T10:02:00.000Z',
+      nodeClass: 'intel-xeon-hardware-5.14-metal',
+      classFailedRuns: 0,
+      seconds: { scheduled: 0.4, guestMarker: 6.3 },
+      canaryVersion: '0.1.0',
+    } as const;
+    const state = readyCluster();
+    const withBoot: Cluster = { ...state, report: state.report && { ...state.report, status: state.report.status && { ...state.report.status, vmBoot } } };
+    const quiet = plan({ ...withBoot, pool: undefined }, outcome(READY), settings(), NO_HEARTBEAT, T1);
+    expect(quiet.report.write).toBeUndefined();
+
+    const { plan: changed, cluster } = publishOnce(withBoot, NOT_READY, pool(['node-a'], ['node-b'], ['node-c'], ['node-d']), T1);
+    expect(changed.report.write?.whole).toBe(true);
+    expect(changed.report.changed).not.toContain('vmBoot');
+    // Key by key once the status exists: never `status` whole, never vmBoot.
+    expect(changed.report.write?.operations.map((operation) => operation.path)).not.toContain('/status');
+    expect(changed.report.write?.operations.some((operation) => operation.path === '/status/vmBoot')).toBe(false);
+    expect(cluster.report?.status?.vmBoot).toEqual(vmBoot);
+    expect(cluster.report?.status).toMatchObject({ ready: false, tier: 'none' });
+  });
+
+  it('a whole write clears an optional key the report no longer has', () => {
+    const state = readyCluster();
+    // An inventory from an agent started with one; this agent has none.
+    const inventory = { memoryBytes: 1 };
+    const stale: Cluster = { ...state, report: state.report && { ...state.report, status: state.report.status && ({ ...state.report.status, inventory } as never) } };
+    const { plan: decided, cluster } = publishOnce(stale, READY, undefined, T1);
+    expect(decided.report.changed).toEqual(['inventory']);
+    expect(decided.report.write?.operations).toContainEqual({ op: 'add', path: '/status/inventory', value: null });
+    expect(cluster.report?.status && 'inventory' in cluster.report.status).toBe(false);
+    expect(cluster.report?.status).toMatchObject({ ready: true, tier: 'hardware' });
   });
 });

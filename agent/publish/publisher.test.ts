@@ -1,8 +1,9 @@
 import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { NodeValidation, NodeValidationStatus } from '../../core/report/schema.ts';
-import { applyCondition, applyPatch, applyReportStatus, bareNode, keys, NOT_READY, outcome, READY, settings } from '../../test/lab/agent/publish.ts';
+import type { NodeValidation } from '../../core/report/schema.ts';
+import type { StatusOperation } from '../desired/status-patch.ts';
+import { applyCondition, applyPatch, applyStatusOperations, bareNode, keys, NOT_READY, outcome, READY, settings } from '../../test/lab/agent/publish.ts';
 import type { HeartbeatDue } from '../heartbeat.ts';
 import { AgentMetrics } from '../metrics.ts';
 import type { NodeApi } from '../node-api.ts';
@@ -64,10 +65,10 @@ class FakeApi {
     this.report = { ...object, metadata: { ...object.metadata, generation: 1 } };
     return structuredClone(this.report);
   }
-  async patchNodeValidationStatus(fields: Partial<NodeValidationStatus>, whole: boolean): Promise<NodeValidation> {
+  async patchNodeValidationStatus(operations: StatusOperation[]): Promise<NodeValidation> {
     this.writes.push('report');
     if (!this.report) throw new Error('no report');
-    this.report = applyReportStatus(this.report, fields, whole);
+    this.report = applyStatusOperations(this.report, operations);
     return structuredClone(this.report);
   }
   async createEvent(): Promise<void> {

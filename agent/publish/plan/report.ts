@@ -3,6 +3,7 @@ import type { Inventory } from '../../../core/inventory/schema.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND, type NodeKeys } from '../../../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../../../core/report/schema.ts';
 import { changedFields, reportContent, statusContent } from '../../desired/report.ts';
+import { type StatusOperation, statusPatch } from '../../desired/status-patch.ts';
 import type { HeartbeatDue } from '../../heartbeat.ts';
 import type { Decision } from '../decision.ts';
 import type { PublishRead } from '../read.ts';
@@ -18,8 +19,11 @@ export interface ReportSettings {
 export interface ReportPlan {
   /** The report to create first, when none exists. */
   create: NodeValidation | undefined;
-  /** The status write, whole (a field that is news changed) or only the timestamps (heartbeat). */
-  write: { fields: Partial<NodeValidationStatus>; whole: boolean } | undefined;
+  /**
+   * The status write, whole (a field that is news changed: every key of the agent's) or only the
+   * timestamps (heartbeat), and the JSON Patch that writes it, key by key (desired/status-patch.ts).
+   */
+  write: { fields: Partial<NodeValidationStatus>; whole: boolean; operations: StatusOperation[] } | undefined;
   /** The fields that are news (for the log). */
   changed: string[];
   /** When the report was last refreshed once this publish is written. */
@@ -54,11 +58,12 @@ export function planReport(decision: Decision, nodePlan: NodeObjectPlan, read: P
   const content = statusContent(verdict, nodePlan.desired.condition, generation, published, now);
   const lastHeartbeat = published?.heartbeatAt ? new Date(published.heartbeatAt) : undefined;
   const changed = changedFields(content, published);
+  const write = (fields: Partial<NodeValidationStatus>, whole: boolean) => ({ fields, whole, operations: statusPatch(fields, whole, published !== undefined) });
   if (changed.length === 0) {
     if (!heartbeat.report) return { create, write: undefined, changed, heartbeatAt: lastHeartbeat };
-    return { create, write: { fields: { probedAt, heartbeatAt: stamp }, whole: false }, changed, heartbeatAt: now };
+    return { create, write: write({ probedAt, heartbeatAt: stamp }, false), changed, heartbeatAt: now };
   }
   const transitioned = published?.ready !== content.ready || published?.tier !== content.tier;
   const lastTransitionAt = transitioned || !published?.lastTransitionAt ? stamp : published.lastTransitionAt;
-  return { create, write: { fields: { ...content, probedAt, heartbeatAt: stamp, lastTransitionAt }, whole: true }, changed, heartbeatAt: now };
+  return { create, write: write({ ...content, probedAt, heartbeatAt: stamp, lastTransitionAt }, true), changed, heartbeatAt: now };
 }

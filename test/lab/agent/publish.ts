@@ -2,7 +2,8 @@ import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
 import { exampleFacts, type HostFacts } from '../../../core/checks/registry.ts';
 import type { CheckResult, Verdict } from '../../../core/checks/verdict.ts';
 import { nodeKeys } from '../../../core/kube/names.ts';
-import type { NodeValidation, NodeValidationStatus } from '../../../core/report/schema.ts';
+import type { NodeValidation } from '../../../core/report/schema.ts';
+import type { StatusOperation } from '../../../agent/desired/status-patch.ts';
 import type { TaintConfig } from '../../../agent/config.ts';
 import type { PoolNode } from '../../../agent/desired/share-guard.ts';
 import type { PlanSettings } from '../../../agent/publish/plan.ts';
@@ -65,9 +66,25 @@ export function applyCondition(node: V1Node, condition: V1NodeCondition): V1Node
   return { ...node, status: { ...node.status, conditions: [...others, condition] } };
 }
 
-/** What the status subresource does: the whole status, or the given fields merged in. */
-export function applyReportStatus(report: NodeValidation, fields: Partial<NodeValidationStatus>, whole: boolean): NodeValidation {
-  const status = (whole ? fields : { ...report.status, ...fields }) as NodeValidationStatus;
+/**
+ * What the status subresource does with the agent's JSON Patch: `add /status` replaces the whole
+ * status; `add /status/<key>` sets one key, and a null value leaves the key absent (the API server
+ * prunes a null stored for a field its schema does not mark nullable; every key the agent sends
+ * null is such a field: test/integration/report-status-writers.test.ts).
+ */
+export function applyStatusOperations(report: NodeValidation, operations: readonly StatusOperation[]): NodeValidation {
+  let status = report.status as Record<string, unknown> | undefined;
+  for (const { path, value } of operations) {
+    if (path === '/status') {
+      status = structuredClone(value) as Record<string, unknown>;
+      continue;
+    }
+    const key = path.replace(/^\/status\//, '');
+    if (!status || key === path) throw new Error(`JSON Patch ${path}: the status does not exist (the API server answers 422)`);
+    status = { ...status };
+    if (value === null) delete status[key];
+    else status[key] = value;
+  }
   return JSON.parse(JSON.stringify({ ...report, metadata: { ...report.metadata, generation: report.metadata.generation ?? 1 }, status })) as NodeValidation;
 }
 
