@@ -29,7 +29,7 @@ describe('the generated regions of the docs', () => {
     expect(regionsOf(read('docs/gate.md'))).toEqual(['exit-codes gate tuple', 'synopsis tuple']);
     expect(regionsOf(read('docs/install.md'))).toEqual(['synopsis prune', 'exit-codes prune', 'permissions prune']);
     expect(regionsOf(read('docs/check.md'))).toEqual(['exit-codes check', 'permissions check']);
-    expect(regionsOf(read('docs/security.md'))).toEqual(['permissions agent']);
+    expect(regionsOf(read('docs/security.md'))).toEqual(['permissions agent', 'permissions canary']);
   });
 
   it('rewrite only the text between the markers, and refuse a region without its end', () => {
