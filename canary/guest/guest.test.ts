@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleCanaryDisk, bootCanaryDisk, CANARY_DISK_BYTES, requireQemu } from '../../test/lab/canary/guest-disk.ts';
+import { assembleCanaryDisk, bootCanaryDisk, CANARY_DISK_BYTES, requireQemu } from '../../test/lab/kubevirt/canary-guest.ts';
 import { CANARY_MARKER_PREFIX, consoleShowsNonce, markerLine } from './marker.ts';
 
 let tmp: string;

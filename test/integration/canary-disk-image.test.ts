@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { CANARY_DISK_PATH } from '../../canary/guest/marker.ts';
-import { assembleCanaryDisk, CANARY_DISK_BYTES } from '../lab/canary/guest-disk.ts';
+import { assembleCanaryDisk, CANARY_DISK_BYTES } from '../lab/kubevirt/canary-guest.ts';
 
 let tmp: string;
 let ref: string;

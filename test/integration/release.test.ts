@@ -19,7 +19,7 @@ import { findManifest, helm, helmOk, parseManifests } from '../lab/chart/helm.ts
 import { locateBinaries } from '../lab/controlplane/binaries.ts';
 import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
 import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
-import { assembleCanaryDisk } from '../lab/canary/guest-disk.ts';
+import { assembleCanaryDisk } from '../lab/kubevirt/canary-guest.ts';
 import { CANARY_DISK_REPOSITORY, makeRelease, pushCanaryDisk, pushChart, pushImage, RELEASE_ROLES, type ReleaseFiles } from '../lab/registry/release.ts';
 
 /** Not the package's own version, so nothing can pass by reading package.json unchanged. */
