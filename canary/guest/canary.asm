@@ -14,9 +14,10 @@
 ; spec.domain.firmware.uuid. KubeVirt v1.9 writes it only as the libvirt domain's
 ; <sysinfo type='smbios'><system><entry name='uuid'> (pkg/virt-launcher/virtwrap/converter/
 ; compute/sysinfo.go) and sets no <uuid> of its own (DomainSpec.UUID stays empty); libvirt then
-; takes the domain's UUID from that sysinfo entry (domain_conf.c: a sysinfo system uuid "can also
-; serve as the uuid" when <uuid> is absent; checked with libvirt 9.0 and 11.3's parsers) and
-; starts QEMU with `-uuid <it>`. QEMU stores it as 16 bytes in the string's order and serves them
+; takes the domain's UUID from that sysinfo entry and starts QEMU with `-uuid <it>` (checked with
+; libvirt 11.3, virt-launcher's: `virsh domxml-to-native qemu-argv` of a domain with only the
+; sysinfo entry gives `-uuid` and `-smbios type=1,uuid=` both with it, as the command lines of
+; real VMIs show). QEMU stores it as 16 bytes in the string's order and serves them
 ; unchanged as fw_cfg item 0x0002, FW_CFG_UUID (hw/nvram/fw_cfg.c). SMBIOS type 1 would give the
 ; first three fields byte-swapped; fw_cfg does not, so the hex below is the UUID string without
 ; its dashes (canary/guest/guest.test.ts checks this against QEMU with random UUIDs).
