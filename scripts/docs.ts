@@ -10,6 +10,7 @@ import { aggregatorCommand } from '../cli/commands/aggregator.ts';
 import { checkCommand } from '../cli/commands/check.ts';
 import { gateCommand } from '../cli/commands/gate.ts';
 import { pruneCommand } from '../cli/commands/prune.ts';
+import { canaryCommand } from '../cli/commands/canary.ts';
 import { tupleCommand } from '../cli/commands/tuple.ts';
 import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type ExitMeaning } from '../cli/exit-codes.ts';
 import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
@@ -22,6 +23,7 @@ export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   tuple: tupleCommand,
   gate: gateCommand,
   prune: pruneCommand,
+  canary: canaryCommand,
   agent: agentCommand,
   aggregator: aggregatorCommand,
 };
