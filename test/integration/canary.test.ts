@@ -104,9 +104,10 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(summary).toMatchObject({ apiVersion: 'virtgate.io/v1alpha1', kind: 'CanaryRun', results: [] });
+    // Neither class ran yet: classes by name (amd before intel); in a class the first name.
     expect(summary.picked).toEqual([
-      { node: 'canary-a1', nodeClass: INTEL },
       { node: 'canary-b1', nodeClass: AMD },
+      { node: 'canary-a1', nodeClass: INTEL },
     ]);
     expect(summary.skipped).toEqual([
       { node: 'canary-a2', reason: 'ClassPicked' },
