@@ -16,7 +16,7 @@ import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type Exit
 import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
 
 /** The user docs that hold generated regions. */
-export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
+export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
 
 export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   check: checkCommand,
