@@ -51,6 +51,8 @@ export interface CanaryRun {
   interrupted: boolean;
   /** Results that could not be published (each node's error). */
   unpublished: { node: string; error: string }[];
+  /** What the run cost: this process's CPU seconds so far, and the seconds each VMI lived (creation to the run's delete), summed. */
+  cost: { cpuSeconds: number; vmSeconds: number };
 }
 
 /** The API or KubeVirt could not be reached or read: nothing more was published. */
@@ -77,6 +79,10 @@ interface Follow {
   console: string;
   lastConsoleAt: number;
   done: boolean;
+  /** The VMI's uid once seen: its launcher pod carries it. */
+  uid?: string;
+  /** When the run asked for the VMI's deletion (ms). */
+  deletedAt?: number;
 }
 
 const seconds = (from: number, to: number) => Math.round((to - from) / 10) / 100;
@@ -98,16 +104,17 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
     results: [],
     interrupted: false,
     unpublished: [],
+    cost: { cpuSeconds: 0, vmSeconds: 0 },
   };
   log.info({ runId, picked: run.picked, skipped: run.skipped.length, leftovers: leftovers.items.length }, 'picked');
-  if (options.dryRun || picks.picked.length === 0) return run;
+  if (options.dryRun || picks.picked.length === 0) return withCost(run, []);
 
   const leftoverNames = leftovers.items.map((item) => (item as { metadata?: { name?: string } }).metadata?.name).filter((name): name is string => name !== undefined);
   if (leftoverNames.length > 0) {
     log.info({ vmis: leftoverNames }, 'deleting VMIs earlier runs left');
     await deleteAndWait(api, leftoverNames, `${CANARY_APP_LABEL}=${CANARY_APP}`, log);
   }
-  if (options.signal.aborted) return { ...run, interrupted: true };
+  if (options.signal.aborted) return withCost({ ...run, interrupted: true }, []);
 
   const observer = new RunObserver(api, runId, log);
   const follows: Follow[] = [];
@@ -143,6 +150,7 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
         run.results.push(result);
         log.info(result, 'result');
         // The VM has told what it can: free the node before publishing.
+        follow.deletedAt = Date.now();
         await api.deleteVmi(follow.name).catch((error: unknown) => log.warn({ vmi: follow.name, error: apiFailure(error).message }, 'cannot delete the VMI yet; the cleanup tries again'));
         const vmBoot = nextVmBoot({ picked: follow.picked, outcome, seconds: follow.seconds, runAt: new Date(follow.createdAt), now: now(), canaryVersion: options.canaryVersion });
         try {
@@ -155,18 +163,31 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
       }
     }
     run.interrupted = options.signal.aborted && follows.some((follow) => !follow.done);
-    return run;
   } finally {
     observer.stop();
     const names = follows.map((follow) => follow.name);
-    if (names.length > 0) await deleteAndWait(api, names, `${RUN_LABEL}=${runId}`, log);
+    const uids = follows.map((follow) => follow.uid).filter((uid): uid is string => uid !== undefined);
+    const deletedAt = Date.now();
+    for (const follow of follows) follow.deletedAt ??= deletedAt;
+    if (names.length > 0) await deleteAndWait(api, names, `${RUN_LABEL}=${runId}`, log, uids);
   }
+  const finished = withCost(run, follows);
+  log.info({ runId, results: finished.results.length, interrupted: finished.interrupted, cost: finished.cost }, 'done');
+  return finished;
+}
+
+/** CPU seconds of the whole process (Node's start and module loading included: what the Job's pod costs). */
+function withCost(run: CanaryRun, follows: readonly Follow[]): CanaryRun {
+  const cpu = process.cpuUsage();
+  const vmSeconds = follows.reduce((sum, follow) => sum + ((follow.deletedAt ?? Date.now()) - follow.createdAt) / 1000, 0);
+  return { ...run, cost: { cpuSeconds: Math.round((cpu.user + cpu.system) / 10_000) / 100, vmSeconds: Math.round(vmSeconds * 10) / 10 } };
 }
 
 /** Records the steps reached, reads the console once the launcher runs, and judges. */
 async function look(api: CanaryApi, observer: RunObserver, follow: Follow, boundSeconds: number): Promise<Outcome | undefined> {
   const at = Date.now();
   const vmi = observer.vmi(follow.name);
+  follow.uid ??= vmi?.uid;
   const pod = observer.launcherPod(vmi?.uid);
   const step = (key: keyof StepSeconds, reached: boolean) => {
     if (reached && follow.seconds[key] === undefined) follow.seconds[key] = seconds(follow.createdAt, at);
@@ -190,10 +211,10 @@ async function look(api: CanaryApi, observer: RunObserver, follow: Follow, bound
  * Deletes the VMIs, then waits until no VMI of `selector` and none of their launcher pods are
  * left, up to CLEANUP_BOUND_MS. A VMI KubeVirt is slow to finalize is said, not waited for forever.
  */
-async function deleteAndWait(api: CanaryApi, names: readonly string[], selector: string, log: Logger): Promise<void> {
+async function deleteAndWait(api: CanaryApi, names: readonly string[], selector: string, log: Logger, knownUids: readonly string[] = []): Promise<void> {
   const deadline = Date.now() + CLEANUP_BOUND_MS;
   let pending = [...names];
-  const uids = new Set<string>();
+  const uids = new Set<string>(knownUids);
   for (;;) {
     try {
       const vmis = await api.listVmis(selector);

@@ -16,6 +16,7 @@ const RUN: CanaryRun = {
   ],
   interrupted: false,
   unpublished: [],
+  cost: { cpuSeconds: 1.2, vmSeconds: 18.5 },
 };
 
 describe('renderCanary', () => {

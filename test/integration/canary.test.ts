@@ -172,7 +172,12 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
     await cp.control('scheduler/stop');
 
     expect(run.code, run.stderr).toBe(1);
-    const summary = JSON.parse(run.stdout) as { results: Array<Record<string, unknown>> };
+    const summary = JSON.parse(run.stdout) as { results: Array<Record<string, unknown>>; cost: { cpuSeconds: number; vmSeconds: number } };
+    // Both VMIs lived their whole 12 s bound (neither got further), and were deleted promptly after.
+    expect(summary.cost.vmSeconds).toBeGreaterThanOrEqual(24);
+    expect(summary.cost.vmSeconds).toBeLessThan(24 + 2 * 5);
+    expect(summary.cost.cpuSeconds).toBeGreaterThan(0);
+    console.log(`canary run, 2 VMIs to the bound: ${summary.cost.cpuSeconds} CPU s, ${summary.cost.vmSeconds} VM s`);
     const byNode = Object.fromEntries(summary.results.map((result) => [result.node, result]));
     expect(byNode['canary-a1']).toMatchObject({ nodeClass: INTEL, status: 'False', reason: 'NotScheduled' });
     // The real scheduler's words: the fake nodes have no KVM device and no kubevirt.io/schedulable label.
