@@ -157,6 +157,11 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
           await api.publishVmBoot(follow.picked.node, vmBootPatch(vmBoot));
         } catch (error) {
           const failure = apiFailure(error);
+          // The node and its report were deleted mid-run: there is nowhere to publish, and nothing wrong with the API.
+          if (failure.status === 404) {
+            log.warn({ node: follow.picked.node }, 'the report is gone; the result is not published');
+            continue;
+          }
           run.unpublished.push({ node: follow.picked.node, error: `${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}` });
           log.error({ node: follow.picked.node, error: failure.message }, 'cannot publish the result');
         }
