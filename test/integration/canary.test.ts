@@ -132,9 +132,11 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
     const running = runCli(canary('--boot-timeout', '12s', '--json'), {}, { timeoutMs: 180_000 });
     // Playing virt-controller: a virt-launcher pod for each VMI, as KubeVirt labels it.
     const launchers = new Map<string, string>();
+    const seen = new Map<string, Record<string, unknown>>();
     await waitFor('the run to create both VMIs', async () => {
       for (const vmi of await vmis()) {
         const node = vmi.metadata.labels['virtgate.io/canary-node'];
+        if (node !== undefined) seen.set(node, vmi);
         if (node === undefined || launchers.has(node)) continue;
         const pod: V1Pod = virtLauncherPod(
           { placement: { nodeSelector: {}, tolerations: [] }, useEmulation: false },
@@ -164,6 +166,17 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
       }
       return launchers.size === 2 ? true : undefined;
     }, 30_000, 100);
+    // KubeVirt's own CRD kept what the canary asked for (nothing pruned): the nonce, the pinning, the toleration.
+    for (const node of ['canary-a1', 'canary-b1']) {
+      expect(seen.get(node), node).toMatchObject({
+        spec: {
+          nodeSelector: { 'kubernetes.io/hostname': node },
+          tolerations: [{ key: 'virtgate.io/not-ready', operator: 'Exists' }],
+          domain: { firmware: { uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) }, devices: { logSerialConsole: true, autoattachPodInterface: false } },
+          volumes: [{ name: 'canary', containerDisk: { image: IMAGE } }],
+        },
+      });
+    }
     // Playing the kubelet for the bound pod: once its VMI is gone, it stops.
     await waitFor('the VMIs to be deleted', async () => ((await vmis()).length === 0 ? true : undefined), 60_000, 200);
     await core.deleteNamespacedPod({ namespace: NS, name: launchers.get('canary-b1')!, gracePeriodSeconds: 0 }).catch(() => undefined);
@@ -199,7 +212,11 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
     const before = { a2: await statusOf('canary-a2'), b1: await statusOf('canary-b1') };
     const child = execa(process.execPath, [CLI_MAIN, ...canary('--boot-timeout', '5m')], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
     // Rotation: canary-a1 ran last time, so canary-a2 is its class's pick now.
-    await waitFor('the run to create its VMIs', async () => ((await vmis()).length === 2 ? true : undefined), 30_000, 100);
+    const created = await waitFor('the run to create its VMIs', async () => {
+      const items = await vmis();
+      return items.length === 2 ? items : undefined;
+    }, 30_000, 100);
+    expect(created.map((vmi) => vmi.metadata.labels['virtgate.io/canary-node']).sort()).toEqual(['canary-a2', 'canary-b1']);
     child.kill('SIGTERM');
     const result = await child;
     expect(result.exitCode, String(result.stderr)).toBe(1);
