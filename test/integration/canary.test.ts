@@ -208,20 +208,36 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
     expect(await vmis()).toEqual([]);
   }, 240_000);
 
+  it('a VMI someone else deletes mid-run is VmiDeleted, published on its node', async () => {
+    // One class this run: the intel class's never-tried canary-a2 goes before amd, whose canary-b1 ran.
+    const running = runCli(canary('--max-vmis', '1', '--boot-timeout', '2m', '--json'), {}, { timeoutMs: 120_000 });
+    const [vmi] = await waitFor('the run to create its VMI', async () => {
+      const items = await vmis();
+      return items.length === 1 ? items : undefined;
+    }, 30_000, 100);
+    expect(vmi?.metadata.labels['virtgate.io/canary-node']).toBe('canary-a2');
+    await custom.deleteNamespacedCustomObject({ ...VMI, namespace: NS, name: vmi!.metadata.name });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(1);
+    expect((JSON.parse(run.stdout) as { results: unknown[] }).results).toEqual([expect.objectContaining({ node: 'canary-a2', reason: 'VmiDeleted' })]);
+    expect((await statusOf('canary-a2')).vmBoot).toMatchObject({ status: 'False', reason: 'VmiDeleted', message: 'the VMI was deleted by someone else before the guest printed its marker', nodeClass: INTEL });
+    expect(await vmis()).toEqual([]);
+  }, 180_000);
+
   it('SIGTERM mid-run deletes the run\'s VMIs and publishes nothing', async () => {
-    const before = { a2: await statusOf('canary-a2'), b1: await statusOf('canary-b1') };
+    const before = { a1: await statusOf('canary-a1'), b1: await statusOf('canary-b1') };
     const child = execa(process.execPath, [CLI_MAIN, ...canary('--boot-timeout', '5m')], { cwd: REPO_ROOT, reject: false, timeout: 120_000 });
-    // Rotation: canary-a1 ran last time, so canary-a2 is its class's pick now.
+    // Rotation: canary-a2 ran last, so its class's oldest run is canary-a1's again.
     const created = await waitFor('the run to create its VMIs', async () => {
       const items = await vmis();
       return items.length === 2 ? items : undefined;
     }, 30_000, 100);
-    expect(created.map((vmi) => vmi.metadata.labels['virtgate.io/canary-node']).sort()).toEqual(['canary-a2', 'canary-b1']);
+    expect(created.map((vmi) => vmi.metadata.labels['virtgate.io/canary-node']).sort()).toEqual(['canary-a1', 'canary-b1']);
     child.kill('SIGTERM');
     const result = await child;
     expect(result.exitCode, String(result.stderr)).toBe(1);
     expect(await vmis()).toEqual([]);
-    expect(await statusOf('canary-a2')).toEqual(before.a2);
+    expect(await statusOf('canary-a1')).toEqual(before.a1);
     expect(await statusOf('canary-b1')).toEqual(before.b1);
   }, 180_000);
 });
