@@ -3,10 +3,11 @@ import type { NodeKeys } from '../core/kube/names.ts';
 import type { PickedNode } from './pick.ts';
 
 /**
- * The canary's VMI for one picked node (pure). As small as KubeVirt runs: one vCPU, 64Mi (the boot
- * sector needs a few KiB, but 64Mi is what the real-node tests boot it with; KubeVirt adds its own
- * overhead to the launcher pod separately), no network, no graphics, no balloon, the serial console
+ * The canary's VMI for one picked node (pure). As small as KubeVirt runs: one vCPU, 64Mi (KubeVirt
+ * adds its own overhead to the launcher pod separately), no network, no graphics, no balloon, the serial console
  * logged (where the guest prints its marker), and a firmware UUID that is the run's nonce.
+ * Plain QEMU boots the sector with 32 MiB (canary/guest/README.md); 64Mi is kept because that is
+ * what the real-node tests prove under KubeVirt.
  */
 
 export const CANARY_APP_LABEL = 'app.kubernetes.io/name';
