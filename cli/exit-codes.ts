@@ -43,6 +43,12 @@ export const COMMAND_EXITS = {
     { code: EXIT.usage, meaning: 'bad input (flags, kubeconfig, --context)' },
     { code: EXIT.cluster, meaning: CLUSTER_UNREADABLE },
   ],
+  canary: [
+    { code: EXIT.ok, meaning: 'every picked node booted the VM, or there was no node to pick' },
+    { code: EXIT.notReady, meaning: 'a picked node did not boot the VM (published), or SIGTERM/SIGINT cut the run short (nothing published for the VMs cut short)' },
+    { code: EXIT.usage, meaning: 'bad input (flags, kubeconfig, --context)' },
+    { code: EXIT.cluster, meaning: 'the cluster or KubeVirt could not be reached or read; no result was published for the VMs concerned (retry)' },
+  ],
   agent: SERVER_EXITS,
   aggregator: SERVER_EXITS,
 } as const satisfies Record<string, readonly ExitMeaning[]>;

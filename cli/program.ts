@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   aggregator: async () => (await import('./commands/aggregator.ts')).aggregatorCommand(),
   gate: async () => (await import('./commands/gate.ts')).gateCommand(),
   prune: async () => (await import('./commands/prune.ts')).pruneCommand(),
+  canary: async () => (await import('./commands/canary.ts')).canaryCommand(),
 };
 
 async function buildProgram(argv: string[]): Promise<Command> {

@@ -21,7 +21,7 @@ export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
 const otherCommandsFromDist: Plugin = {
   name: 'virtgate-other-commands-from-dist',
   resolveId(source, importer) {
-    const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune)\.ts$/.exec(source);
+    const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune|canary)\.ts$/.exec(source);
     if (match && importer?.endsWith(path.join('cli', 'program.ts'))) return { id: `../cli/commands/${match[1]}.js`, external: true };
     if (source === '../check-node/run.ts' && importer?.endsWith(path.join('cli', 'commands', 'check.ts'))) return { id: '../cli/check-node/run.js', external: true };
     return null;

@@ -26,6 +26,7 @@ describe('the generated regions of the docs', () => {
   it('cover what the docs state about each command', () => {
     expect(regionsOf(read('README.md'))).toEqual(['synopsis check', 'exit-codes check', 'exit-codes check gate tuple prune']);
     expect(regionsOf(read('docs/aggregator.md'))).toEqual(['synopsis aggregator', 'permissions aggregator', 'synopsis gate', 'exit-codes gate', 'permissions gate']);
+    expect(regionsOf(read('docs/canary.md'))).toEqual(['synopsis canary', 'exit-codes canary', 'permissions canary']);
     expect(regionsOf(read('docs/gate.md'))).toEqual(['exit-codes gate tuple', 'synopsis tuple']);
     expect(regionsOf(read('docs/install.md'))).toEqual(['synopsis prune', 'exit-codes prune', 'permissions prune']);
     expect(regionsOf(read('docs/check.md'))).toEqual(['exit-codes check', 'permissions check']);
@@ -62,7 +63,7 @@ describe('the generated regions of the docs', () => {
 describe('the exit codes each command declares', () => {
   it('are the codes the program really uses, each meaning written once', () => {
     // Independent of the table: which commands can fail to read the cluster, and which have a warn result.
-    const usesCluster = new Set(['gate', 'prune', 'check']);
+    const usesCluster = new Set(['gate', 'prune', 'check', 'canary']);
     const hasWarn = new Set(['gate', 'tuple']);
     for (const name of COMMAND_NAMES) {
       const codes = COMMAND_EXITS[name].map((entry) => entry.code);

@@ -10,18 +10,20 @@ import { aggregatorCommand } from '../cli/commands/aggregator.ts';
 import { checkCommand } from '../cli/commands/check.ts';
 import { gateCommand } from '../cli/commands/gate.ts';
 import { pruneCommand } from '../cli/commands/prune.ts';
+import { canaryCommand } from '../cli/commands/canary.ts';
 import { tupleCommand } from '../cli/commands/tuple.ts';
 import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type ExitMeaning } from '../cli/exit-codes.ts';
 import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
 
 /** The user docs that hold generated regions. */
-export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
+export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
 
 export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   check: checkCommand,
   tuple: tupleCommand,
   gate: gateCommand,
   prune: pruneCommand,
+  canary: canaryCommand,
   agent: agentCommand,
   aggregator: aggregatorCommand,
 };

@@ -13,11 +13,13 @@ import { aggregatorCommand } from '../commands/aggregator.ts';
 import { checkCommand } from '../commands/check.ts';
 import { gateCommand } from '../commands/gate.ts';
 import { pruneCommand } from '../commands/prune.ts';
+import { canaryCommand } from '../commands/canary.ts';
 import { tupleCommand } from '../commands/tuple.ts';
 import { CHECK_NODE_SETTINGS } from '../check-node/settings.ts';
 import { CHECK_SETTINGS } from './check.ts';
 import { GATE_SETTINGS } from './gate.ts';
 import { PRUNE_SETTINGS } from './prune.ts';
+import { CANARY_SETTINGS } from './canary.ts';
 import { TUPLE_SETTINGS } from './tuple.ts';
 
 const PROGRAMS: [string, () => Command, SettingsTable][] = [
@@ -25,6 +27,7 @@ const PROGRAMS: [string, () => Command, SettingsTable][] = [
   ['aggregator', aggregatorCommand, AGGREGATOR_SETTINGS],
   ['gate', gateCommand, GATE_SETTINGS],
   ['prune', pruneCommand, PRUNE_SETTINGS],
+  ['canary', canaryCommand, CANARY_SETTINGS],
   // `check --node`'s flags follow check's own.
   ['check', checkCommand, { ...CHECK_SETTINGS, ...CHECK_NODE_SETTINGS }],
   ['tuple', tupleCommand, TUPLE_SETTINGS],
