@@ -8,6 +8,8 @@ import type { GateStatus } from '../documents/gate.ts';
 import { buildHttp } from '../http/server.ts';
 import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
+import { canaryResults } from '../canary/results.ts';
+import { summariseCanary } from '../canary/summary.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
@@ -117,10 +119,14 @@ export class Aggregator implements ReportSource {
     if (!sync.synced && this.latestReport === null) return;
     const now = this.clock();
     const started = performance.now();
-    const report = evaluateGate(modelOf(this.watch.parsed()), this.data, this.gateConfig, now);
+    const model = modelOf(this.watch.parsed());
+    const report = evaluateGate(model, this.data, this.gateConfig, now);
+    const canary = canaryResults(model);
+    const canarySummary = summariseCanary(canary, now);
     const durationMs = performance.now() - started;
-    this.latestReport = { report, computedAt: now, durationMs };
+    this.latestReport = { report, computedAt: now, durationMs, canary: canarySummary };
     this.registry.observeRecompute(durationMs / 1000);
+    this.registry.observeCanary(canary);
     if (sync.healthy) this.lastInSync = now;
     if (report.result !== this.lastResult) {
       const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);
