@@ -106,6 +106,7 @@ describe('every JSON document carries apiVersion and kind (core/documents.ts)', 
     expect(page).toContain(`const DOCUMENT_API_VERSION = '${DOCUMENT_API_VERSION}';`);
     expect(page).toContain(`const GATE_KIND = '${DOCUMENT_KINDS.apiGate}';`);
     expect(page).toContain(`const ERROR_KIND = '${DOCUMENT_KINDS.apiError}';`);
+    expect(page).toContain(`const CANARY_KIND = '${DOCUMENT_KINDS.apiCanary}';`);
     // Each kind names one document: no two uses share a name.
     expect(new Set(Object.values(DOCUMENT_KINDS)).size).toBe(Object.values(DOCUMENT_KINDS).length);
   });
