@@ -4,8 +4,7 @@ import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './documents/gate
 import { NODE_STATES } from './documents/readiness.ts';
 import { CONFIDENTIAL_KINDS } from '../core/checks/host/confidential-kinds.ts';
 import { PerNodeSeries } from './per-node-metrics.ts';
-import { CanaryMetrics } from './canary/metrics.ts';
-import type { NodeCanaryResult } from './canary/results.ts';
+import { registerCanaryMetrics } from './canary/metrics.ts';
 import type { ReportSource } from './service/report-source.ts';
 
 /**
@@ -27,17 +26,15 @@ function setOrAbsent(gauge: Gauge, value: number | undefined): void {
 /** Recompute durations: the benchmark's target is 50 ms at 5,000 nodes. */
 export const RECOMPUTE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** The aggregator's registry, and the things it is told rather than reads: each recompute's duration and canary results. */
+/** The aggregator's registry, and the one thing it is told rather than reads: each recompute's duration. */
 export class AggregatorRegistry extends Registry {
   private readonly recomputeDuration: Histogram;
   private readonly perNode: PerNodeSeries | null;
   private readonly source: ReportSource;
-  private readonly canary: CanaryMetrics;
 
   constructor(source: ReportSource, perNodeMetrics: boolean) {
     super();
     this.source = source;
-    this.canary = new CanaryMetrics([this], () => source.latest()?.canary ?? null);
     this.perNode = perNodeMetrics ? new PerNodeSeries() : null;
     this.recomputeDuration = new Histogram({
       name: 'virtgate_aggregator_recompute_duration_seconds',
@@ -49,11 +46,6 @@ export class AggregatorRegistry extends Registry {
 
   observeRecompute(seconds: number): void {
     this.recomputeDuration.observe(seconds);
-  }
-
-  /** Each recompute's canary results: the boot histogram observes the new ones (canary/metrics.ts). */
-  observeCanary(results: readonly NodeCanaryResult[]): void {
-    this.canary.observe(results);
   }
 
   /** Every series: the registry's own, rendered now, and the per-node ones, rendered once per report. */
@@ -218,6 +210,7 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     },
   });
 
+  registerCanaryMetrics(registers, () => latest()?.canary() ?? null);
   registerBuildInfo(registry);
   // process_resident_memory_bytes and friends: the memory budget is part of the contract.
   collectDefaultMetrics({ register: registry });

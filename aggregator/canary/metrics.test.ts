@@ -4,18 +4,14 @@ import { FakeSource, latestOf } from '../../test/lab/aggregator/report-source.ts
 import { vmBoot, type VmBootOptions } from '../../test/lab/aggregator/vm-boot.ts';
 import { metricSeries, seriesValue } from '../../test/lab/processes/metrics-text.ts';
 import { createAggregatorMetrics } from '../metrics.ts';
-import { parseSnapshot } from '../model/cluster.ts';
-import { canaryResults } from './results.ts';
 
 const INTEL = 'intel/xeon/hardware/5.14/metal';
 const AMD = 'amd/epyc/hardware/6.8/metal';
 const SECONDS = { scheduled: 2, launcherRunning: 9, vmiRunning: 14 };
 
-/** What the aggregator does on a recompute: the latest report (and its canary summary), then the histogram's observations. */
-function recompute(source: FakeSource, registry: ReturnType<typeof createAggregatorMetrics>, results: Record<string, VmBootOptions | null>): void {
-  const snapshot = healthyCluster({ nodeValidations: ['node-a', 'node-b', 'node-c'].map((name) => rawReport(name, results[name] ? { vmBoot: vmBoot(results[name]) } : {})) });
-  source.report = latestOf(snapshot);
-  registry.observeCanary(canaryResults(parseSnapshot(snapshot)));
+/** What the aggregator does on a recompute: a new latest report, with its canary view; a scrape then observes its new boots. */
+function recompute(source: FakeSource, results: Record<string, VmBootOptions | null>): void {
+  source.report = latestOf(healthyCluster({ nodeValidations: ['node-a', 'node-b', 'node-c'].map((name) => rawReport(name, results[name] ? { vmBoot: vmBoot(results[name]) } : {})) }));
 }
 
 describe('the canary metrics', () => {
@@ -32,7 +28,7 @@ describe('the canary metrics', () => {
 
     // Run 1: node-a (intel) boots in 21 s; node-b (amd) never gets its guest's nonce, the class's first failed run.
     const intelBoot = { nodeClass: INTEL, runAt: '2026-12-02T11:00:00Z', seconds: { ...SECONDS, guestMarker: 21 } };
-    recompute(source, registry, { 'node-a': intelBoot, 'node-b': { nodeClass: AMD, runAt: '2026-12-02T11:00:00Z', reason: 'GuestSilent', classFailedRuns: 1 } });
+    recompute(source, { 'node-a': intelBoot, 'node-b': { nodeClass: AMD, runAt: '2026-12-02T11:00:00Z', reason: 'GuestSilent', classFailedRuns: 1 } });
     let now = await text();
     expect(seriesValue(now, 'virtgate_canary_failed_runs', { class: INTEL })).toBe(0);
     expect(seriesValue(now, 'virtgate_canary_failed_runs', { class: AMD })).toBe(1);
@@ -51,11 +47,11 @@ describe('the canary metrics', () => {
     for (const nodeClass of [INTEL, AMD]) expect(bucketsOf(nodeClass)).toEqual(['5', '10', '15', '20', '30', '45', '60', '90', '120', '180', '240', '300', '450', '600', '+Inf']);
 
     // The same objects recomputed (the minute tick, or a report's heartbeat): nothing is observed again.
-    recompute(source, registry, { 'node-a': intelBoot, 'node-b': { nodeClass: AMD, runAt: '2026-12-02T11:00:00Z', reason: 'GuestSilent', classFailedRuns: 1 } });
+    recompute(source, { 'node-a': intelBoot, 'node-b': { nodeClass: AMD, runAt: '2026-12-02T11:00:00Z', reason: 'GuestSilent', classFailedRuns: 1 } });
     expect(await count(INTEL)).toBe(1);
 
     // Run 2: amd fails again on node-c (node-b keeps its older result); intel is not picked.
-    recompute(source, registry, {
+    recompute(source, {
       'node-a': intelBoot,
       'node-b': { nodeClass: AMD, runAt: '2026-12-02T11:00:00Z', reason: 'GuestSilent', classFailedRuns: 1 },
       'node-c': { nodeClass: AMD, runAt: '2026-12-02T11:30:00Z', reason: 'LauncherFailed', classFailedRuns: 2 },
@@ -64,7 +60,7 @@ describe('the canary metrics', () => {
     expect(await count(AMD)).toBe(0);
 
     // Run 3: amd boots on node-b in 95 s; intel boots again on node-a in 8 s.
-    recompute(source, registry, {
+    recompute(source, {
       'node-a': { nodeClass: INTEL, runAt: '2026-12-02T12:00:00Z', seconds: { ...SECONDS, guestMarker: 8 } },
       'node-b': { nodeClass: AMD, runAt: '2026-12-02T12:00:00Z', seconds: { ...SECONDS, guestMarker: 95 } },
       'node-c': { nodeClass: AMD, runAt: '2026-12-02T11:30:00Z', reason: 'LauncherFailed', classFailedRuns: 2 },
@@ -82,7 +78,7 @@ describe('the canary metrics', () => {
 
     // The amd nodes are re-classed (a kernel upgrade): no report names amd any longer, and none of its series is left.
     const amd64 = 'amd/epyc/hardware/6.12/metal';
-    recompute(source, registry, {
+    recompute(source, {
       'node-a': { nodeClass: INTEL, runAt: '2026-12-02T12:00:00Z', seconds: { ...SECONDS, guestMarker: 8 } },
       'node-b': { nodeClass: amd64, runAt: '2026-12-02T12:30:00Z', reason: 'NotScheduled', classFailedRuns: 1 },
     });
@@ -92,7 +88,7 @@ describe('the canary metrics', () => {
     expect(seriesValue(now, 'virtgate_canary_boot_seconds_count', { class: INTEL })).toBe(2);
 
     // No result anywhere (the canary turned off, its results cleared): no class, no series.
-    recompute(source, registry, {});
+    recompute(source, {});
     now = await text();
     expect(now).not.toMatch(/virtgate_canary_\w+\{/);
   });
@@ -101,8 +97,10 @@ describe('the canary metrics', () => {
     const source = new FakeSource(null);
     const registry = createAggregatorMetrics(source);
     const boot = (runAt: string, guestMarker: number): VmBootOptions => ({ nodeClass: INTEL, runAt, seconds: { ...SECONDS, guestMarker } });
-    recompute(source, registry, { 'node-a': boot('2026-12-02T11:00:00Z', 20), 'node-b': boot('2026-12-02T11:00:00Z', 20) });
-    recompute(source, registry, { 'node-a': boot('2026-12-02T11:30:00Z', 40), 'node-b': boot('2026-12-02T11:00:00Z', 20) });
+    recompute(source, { 'node-a': boot('2026-12-02T11:00:00Z', 20), 'node-b': boot('2026-12-02T11:00:00Z', 20) });
+    // Prometheus scrapes between two runs (every 30 s; a run is every 30 minutes by default).
+    await registry.metrics();
+    recompute(source, { 'node-a': boot('2026-12-02T11:30:00Z', 40), 'node-b': boot('2026-12-02T11:00:00Z', 20) });
     const text = await registry.metrics();
     expect(seriesValue(text, 'virtgate_canary_boot_seconds_count', { class: INTEL })).toBe(3);
     expect(seriesValue(text, 'virtgate_canary_boot_seconds_sum', { class: INTEL })).toBe(80);

@@ -16,21 +16,20 @@ export interface NodeCanaryResult {
  * and it builds nothing per node for the reports that carry no result.
  */
 export function canaryResults(model: Pick<ClusterModel, 'nodes' | 'reports'>): NodeCanaryResult[] {
-  const candidates = new Map<string, NodeReport>();
-  for (const parse of model.reports) {
-    if (parse.state === 'valid' && parse.report.vmBoot !== null) candidates.set(parse.report.name, parse.report);
-  }
-  if (candidates.size === 0) return [];
-  // Readiness trusts none of several reports claiming one name; neither does the canary summary.
-  const claims = new Map<string, number>();
+  // Most recomputes of a cluster without the canary end here, having built nothing.
+  if (!model.reports.some((parse) => parse.state === 'valid' && parse.report.vmBoot !== null)) return [];
+  // Per name, the report with a result; null when none has one, or several reports claim the
+  // name (readiness trusts none of them, and neither does the canary summary).
+  const byName = new Map<string, NodeReport | null>();
   for (const parse of model.reports) {
     const name = parse.state === 'valid' ? parse.report.name : parse.name;
-    if (name !== null && candidates.has(name)) claims.set(name, (claims.get(name) ?? 0) + 1);
+    if (name === null) continue;
+    byName.set(name, byName.has(name) || parse.state !== 'valid' || parse.report.vmBoot === null ? null : parse.report);
   }
   const results: NodeCanaryResult[] = [];
   for (const node of model.nodes) {
-    const report = candidates.get(node.name);
-    if (report?.vmBoot && claims.get(node.name) === 1 && attributionProblem(report, node) === null) results.push({ node: node.name, vmBoot: report.vmBoot });
+    const report = byName.get(node.name);
+    if (report?.vmBoot && attributionProblem(report, node) === null) results.push({ node: node.name, vmBoot: report.vmBoot });
   }
   return results;
 }

@@ -6,65 +6,88 @@ import type { NodeCanaryResult } from './results.ts';
  * metrics. Pure: `now` only dates the ages. Per class: how many nodes last ran a canary VM for it,
  * the newest result (by runAt), its classFailedRuns, the latest lastSuccessAt over the class, and
  * the newest Booted result with its times. Worst first: most failed runs, then classes whose
- * newest result did not boot, then by name.
+ * newest result did not boot, then by name. One pass, each time parsed once: it runs on every
+ * recompute, over every node once the canary has visited them all.
  */
 export function summariseCanary(results: readonly NodeCanaryResult[], now: Date): CanarySummary {
-  const byClass = new Map<string, NodeCanaryResult[]>();
+  const byClass = new Map<string, Accumulator>();
   for (const result of results) {
-    const members = byClass.get(result.vmBoot.nodeClass);
-    if (members) members.push(result);
-    else byClass.set(result.vmBoot.nodeClass, [result]);
+    const runMs = Date.parse(result.vmBoot.runAt);
+    const successMs = result.vmBoot.lastSuccessAt === undefined ? Number.NaN : Date.parse(result.vmBoot.lastSuccessAt);
+    const entry = byClass.get(result.vmBoot.nodeClass);
+    if (!entry) {
+      byClass.set(result.vmBoot.nodeClass, {
+        nodes: 1,
+        booted: result.vmBoot.reason === 'Booted' ? 1 : 0,
+        latest: result,
+        latestMs: runMs,
+        lastBoot: result.vmBoot.reason === 'Booted' ? result : null,
+        lastBootMs: runMs,
+        lastSuccessAt: Number.isFinite(successMs) ? (result.vmBoot.lastSuccessAt ?? null) : null,
+        lastSuccessMs: Number.isFinite(successMs) ? successMs : Number.NEGATIVE_INFINITY,
+      });
+      continue;
+    }
+    entry.nodes += 1;
+    if (newer(result, runMs, entry.latest, entry.latestMs)) {
+      entry.latest = result;
+      entry.latestMs = runMs;
+    }
+    if (result.vmBoot.reason === 'Booted') {
+      entry.booted += 1;
+      if (entry.lastBoot === null || newer(result, runMs, entry.lastBoot, entry.lastBootMs)) {
+        entry.lastBoot = result;
+        entry.lastBootMs = runMs;
+      }
+    }
+    if (successMs > entry.lastSuccessMs) {
+      entry.lastSuccessMs = successMs;
+      entry.lastSuccessAt = result.vmBoot.lastSuccessAt ?? null;
+    }
   }
-  const classes = [...byClass].map(([nodeClass, members]) => summariseClass(nodeClass, members, now.getTime()));
+  const nowMs = now.getTime();
+  const classes: CanaryClass[] = [];
+  for (const [nodeClass, entry] of byClass) {
+    classes.push({
+      nodeClass,
+      nodes: entry.nodes,
+      booted: entry.booted,
+      latest: resultOf(entry.latest, entry.latestMs, nowMs),
+      failedRuns: entry.latest.vmBoot.classFailedRuns,
+      lastSuccessAt: entry.lastSuccessAt,
+      lastBoot: entry.lastBoot === null ? null : { node: entry.lastBoot.node, runAt: entry.lastBoot.vmBoot.runAt, seconds: entry.lastBoot.vmBoot.seconds },
+    });
+  }
   classes.sort((a, b) => b.failedRuns - a.failedRuns || statusRank(a) - statusRank(b) || compareText(a.nodeClass, b.nodeClass));
   return { nodes: results.length, classes };
 }
 
-function summariseClass(nodeClass: string, members: readonly NodeCanaryResult[], nowMs: number): CanaryClass {
-  let latest = members[0] as NodeCanaryResult;
-  let lastBoot: NodeCanaryResult | null = null;
-  let lastSuccessMs = Number.NEGATIVE_INFINITY;
-  let lastSuccessAt: string | null = null;
-  let booted = 0;
-  for (const member of members) {
-    if (newer(member, latest)) latest = member;
-    if (member.vmBoot.reason === 'Booted') {
-      booted += 1;
-      if (lastBoot === null || newer(member, lastBoot)) lastBoot = member;
-    }
-    const successMs = member.vmBoot.lastSuccessAt === undefined ? Number.NaN : Date.parse(member.vmBoot.lastSuccessAt);
-    if (successMs > lastSuccessMs) {
-      lastSuccessMs = successMs;
-      lastSuccessAt = member.vmBoot.lastSuccessAt ?? null;
-    }
-  }
-  return {
-    nodeClass,
-    nodes: members.length,
-    booted,
-    latest: resultOf(latest, nowMs),
-    failedRuns: latest.vmBoot.classFailedRuns,
-    lastSuccessAt,
-    lastBoot: lastBoot === null ? null : { node: lastBoot.node, runAt: lastBoot.vmBoot.runAt, seconds: lastBoot.vmBoot.seconds },
-  };
+interface Accumulator {
+  nodes: number;
+  booted: number;
+  latest: NodeCanaryResult;
+  latestMs: number;
+  lastBoot: NodeCanaryResult | null;
+  lastBootMs: number;
+  lastSuccessAt: string | null;
+  lastSuccessMs: number;
 }
 
-function resultOf({ node, vmBoot }: NodeCanaryResult, nowMs: number): CanaryResult {
+function resultOf({ node, vmBoot }: NodeCanaryResult, runMs: number, nowMs: number): CanaryResult {
   return {
     node,
     status: vmBoot.status,
     reason: vmBoot.reason,
     message: vmBoot.message,
     runAt: vmBoot.runAt,
-    ageSeconds: Math.round((nowMs - Date.parse(vmBoot.runAt)) / 1000),
+    ageSeconds: Math.round((nowMs - runMs) / 1000),
     seconds: vmBoot.seconds,
   };
 }
 
 /** Later runAt first; of one run's results (one node per class per run, so rare), the node name decides. */
-function newer(a: NodeCanaryResult, b: NodeCanaryResult): boolean {
-  const difference = Date.parse(a.vmBoot.runAt) - Date.parse(b.vmBoot.runAt);
-  return difference > 0 || (difference === 0 && a.node < b.node);
+function newer(a: NodeCanaryResult, aMs: number, b: NodeCanaryResult, bMs: number): boolean {
+  return aMs > bMs || (aMs === bMs && a.node < b.node);
 }
 
 const statusRank = (entry: CanaryClass): number => (entry.latest.status === 'True' ? 1 : 0);

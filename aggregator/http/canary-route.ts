@@ -17,7 +17,7 @@ export function registerCanaryRoute(app: FastifyInstance, source: ReportSource, 
     const body: CanaryResponse = {
       ...typeMeta(DOCUMENT_KINDS.apiCanary),
       evaluatedAt: latest.report.evaluatedAt,
-      ...latest.canary,
+      ...latest.canary().summary,
       aggregator: source.status(),
     };
     return body;

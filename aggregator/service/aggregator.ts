@@ -8,8 +8,7 @@ import type { GateStatus } from '../documents/gate.ts';
 import { buildHttp } from '../http/server.ts';
 import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
-import { canaryResults } from '../canary/results.ts';
-import { summariseCanary } from '../canary/summary.ts';
+import { canaryView } from '../canary/view.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
@@ -121,12 +120,9 @@ export class Aggregator implements ReportSource {
     const started = performance.now();
     const model = modelOf(this.watch.parsed());
     const report = evaluateGate(model, this.data, this.gateConfig, now);
-    const canary = canaryResults(model);
-    const canarySummary = summariseCanary(canary, now);
     const durationMs = performance.now() - started;
-    this.latestReport = { report, computedAt: now, durationMs, canary: canarySummary };
+    this.latestReport = { report, computedAt: now, durationMs, canary: canaryView(model, now) };
     this.registry.observeRecompute(durationMs / 1000);
-    this.registry.observeCanary(canary);
     if (sync.healthy) this.lastInSync = now;
     if (report.result !== this.lastResult) {
       const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);
