@@ -4,6 +4,7 @@ import { GATE_CHECK_IDS, GATE_STATUSES, type GateStatus } from './documents/gate
 import { NODE_STATES } from './documents/readiness.ts';
 import { CONFIDENTIAL_KINDS } from '../core/checks/host/confidential-kinds.ts';
 import { PerNodeSeries } from './per-node-metrics.ts';
+import { registerCanaryMetrics } from './canary/metrics.ts';
 import type { ReportSource } from './service/report-source.ts';
 
 /**
@@ -209,6 +210,7 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     },
   });
 
+  registerCanaryMetrics(registers, () => latest()?.canary() ?? null);
   registerBuildInfo(registry);
   // process_resident_memory_bytes and friends: the memory budget is part of the contract.
   collectDefaultMetrics({ register: registry });

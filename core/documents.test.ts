@@ -12,6 +12,7 @@ import {
   summaryResponseSchema,
 } from '../aggregator/documents/api.ts';
 import { gateResultDocumentSchema } from '../aggregator/documents/gate.ts';
+import { canaryResponseSchema } from '../aggregator/documents/canary.ts';
 import { gateErrorDocumentSchema } from '../aggregator/documents/gate-error.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
 import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
@@ -62,11 +63,12 @@ const ROWS: Row[] = [
   { what: 'GET /api/v1/nodes', kind: DOCUMENT_KINDS.apiNodes, status: 200, schema: nodesResponseSchema, get: inject(synced, '/api/v1/nodes') },
   { what: 'GET /api/v1/nodes?state=ready', kind: DOCUMENT_KINDS.apiNodes, status: 200, schema: nodesResponseSchema, get: inject(synced, '/api/v1/nodes?state=ready') },
   { what: 'GET /api/v1/nodes/node-a', kind: DOCUMENT_KINDS.apiNode, status: 200, schema: nodeResponseSchema, get: inject(synced, '/api/v1/nodes/node-a') },
+  { what: 'GET /api/v1/canary', kind: DOCUMENT_KINDS.apiCanary, status: 200, schema: canaryResponseSchema, get: inject(synced, '/api/v1/canary') },
   { what: 'GET /api/v1/nodes/no-such-node', kind: DOCUMENT_KINDS.apiError, status: 404, schema: errorResponseSchema, get: inject(synced, '/api/v1/nodes/no-such-node') },
   { what: 'GET /api/v1/nodes?state=bogus', kind: DOCUMENT_KINDS.apiError, status: 400, schema: errorResponseSchema, get: inject(synced, '/api/v1/nodes?state=bogus') },
   { what: 'GET /api/v1/no-such-route', kind: DOCUMENT_KINDS.apiError, status: 404, schema: errorResponseSchema, get: inject(synced, '/api/v1/no-such-route') },
   { what: 'POST /api/v1/gate', kind: DOCUMENT_KINDS.apiError, status: 404, schema: errorResponseSchema, get: inject(synced, '/api/v1/gate', 'POST') },
-  ...['/api/v1/gate', '/api/v1/summary', '/api/v1/nodes', '/api/v1/nodes/node-a'].map(
+  ...['/api/v1/gate', '/api/v1/summary', '/api/v1/nodes', '/api/v1/nodes/node-a', '/api/v1/canary'].map(
     (url): Row => ({ what: `GET ${url} before the first sync`, kind: DOCUMENT_KINDS.apiError, status: 503, schema: errorResponseSchema, get: inject(unsynced, url) }),
   ),
   { what: 'virtgate tuple --json', kind: DOCUMENT_KINDS.tuple, status: 1, get: cli(['tuple', '--kubevirt', '1.7', '--kubernetes', '1.36', '--calendar-date', '2026-12-02', '--json']) },
@@ -104,6 +106,7 @@ describe('every JSON document carries apiVersion and kind (core/documents.ts)', 
     expect(page).toContain(`const DOCUMENT_API_VERSION = '${DOCUMENT_API_VERSION}';`);
     expect(page).toContain(`const GATE_KIND = '${DOCUMENT_KINDS.apiGate}';`);
     expect(page).toContain(`const ERROR_KIND = '${DOCUMENT_KINDS.apiError}';`);
+    expect(page).toContain(`const CANARY_KIND = '${DOCUMENT_KINDS.apiCanary}';`);
     // Each kind names one document: no two uses share a name.
     expect(new Set(Object.values(DOCUMENT_KINDS)).size).toBe(Object.values(DOCUMENT_KINDS).length);
   });

@@ -31,6 +31,8 @@ export const DOCUMENT_KINDS = {
   apiNodes: 'NodeReadinessList',
   /** GET /api/v1/nodes/:name */
   apiNode: 'NodeReadiness',
+  /** GET /api/v1/canary: the VM canary's results per node class. */
+  apiCanary: 'CanaryReport',
   /** Every error body of the API (400, 404, 503, 500). */
   apiError: 'Error',
 } as const;

@@ -3,6 +3,7 @@ import { DOCUMENT_API_VERSION } from '../../core/documents.ts';
 import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from './api.ts';
 import { evidenceSchema, gateResultDocumentSchema } from './gate.ts';
 import { gateErrorDocumentSchema } from './gate-error.ts';
+import { canaryResponseSchema } from './canary.ts';
 
 /**
  * A JSON Schema (draft-07, which fastify's serializer speaks) for a document. Evidence becomes a
@@ -30,6 +31,7 @@ export const PUBLISHED_DOCUMENTS = [
   { file: 'summary-response.schema.json', title: 'GET /api/v1/summary', schema: summaryResponseSchema },
   { file: 'nodes-response.schema.json', title: 'GET /api/v1/nodes', schema: nodesResponseSchema },
   { file: 'node-response.schema.json', title: 'GET /api/v1/nodes/{name}', schema: nodeResponseSchema },
+  { file: 'canary-response.schema.json', title: 'GET /api/v1/canary', schema: canaryResponseSchema },
   { file: 'error-response.schema.json', title: 'Every error body of the API', schema: errorResponseSchema },
 ] as const;
 

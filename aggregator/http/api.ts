@@ -4,6 +4,7 @@ import { NODE_STATES, type NodeState } from '../documents/readiness.ts';
 import type { ReportSource } from '../service/report-source.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
+import { registerCanaryRoute } from './canary-route.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';
 import { aggregatorStatusSchema } from '../documents/aggregator-status.ts';
 import { jsonSchema } from '../documents/json-schema.ts';
@@ -149,4 +150,6 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
       return body;
     },
   );
+  // GET /api/v1/canary: the VM canary's results per node class.
+  registerCanaryRoute(app, source, notSynced, error);
 }

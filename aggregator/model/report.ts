@@ -7,6 +7,8 @@ import {
   objectNameSchema,
   ownerReferenceSchema,
   reportCheckSchema,
+  type VmBoot,
+  vmBootSchema,
 } from '../../core/report/schema.ts';
 import type { CheckStatus } from '../../core/checks/result.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
@@ -61,6 +63,8 @@ export interface NodeReport {
   hostDevices: HostDevices | null;
   /** status.confidential (per kind: available, or why not); null when absent or malformed. */
   confidential: ConfidentialSummary | null;
+  /** status.vmBoot, the VM canary's last result here (written by the canary, never the agent); null when absent or malformed. */
+  vmBoot: VmBoot | null;
 }
 
 export type ReportParse =
@@ -109,6 +113,12 @@ function fieldOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
 
 const collectedOrNull = (inventory: Inventory | null): Inventory | null => (inventory?.collected ? inventory : null);
 
+/** The canary's result with its message clipped like the checks' (a console tail may be 4 KiB, on every node). */
+function vmBootOrNull(value: unknown): VmBoot | null {
+  const vmBoot = fieldOrNull(vmBootSchema, value);
+  return vmBoot === null ? null : { ...vmBoot, message: clip(vmBoot.message, MAX_MESSAGE) };
+}
+
 export function parseNodeValidation(raw: unknown): ReportParse {
   return safely(() => narrowReport(raw), { state: 'invalid', name: null, reason: 'unreadable object' });
 }
@@ -149,6 +159,7 @@ function narrowReport(raw: unknown): ReportParse {
       inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
       hostDevices: fieldOrNull(statusFields.hostDevices, fields.hostDevices) ?? null,
       confidential: fieldOrNull(statusFields.confidential, fields.confidential) ?? null,
+      vmBoot: vmBootOrNull(fields.vmBoot),
     },
   };
 }

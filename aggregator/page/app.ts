@@ -1,6 +1,7 @@
 // virtgate's page: fetches the latest report from the aggregator's API and redraws. Plain DOM,
 // no framework; see render.ts for why every value goes through textContent.
 import type { ErrorResponse, GateResponse } from '../documents/api.ts';
+import type { CanaryResponse } from '../documents/canary.ts';
 import type { ObservedVersion } from '../documents/gate.ts';
 import {
   filterNodes,
@@ -8,6 +9,7 @@ import {
   formatPercent,
   freshness,
   h,
+  renderCanaryClasses,
   renderChecks,
   renderHostDevices,
   renderNodeRows,
@@ -21,6 +23,7 @@ import {
 const DOCUMENT_API_VERSION = 'virtgate.io/v1alpha1';
 const GATE_KIND = 'GateReport';
 const ERROR_KIND = 'Error';
+const CANARY_KIND = 'CanaryReport';
 
 /** The aggregator's state, with what the footer shows. */
 type AggregatorState = GateResponse['aggregator'];
@@ -29,8 +32,9 @@ const MAX_ROWS = 500;
 const refreshSeconds = Number(new URLSearchParams(location.search).get('refresh'));
 const REFRESH_MS = Number.isFinite(refreshSeconds) && refreshSeconds >= 1 && refreshSeconds <= 300 ? refreshSeconds * 1000 : 10_000;
 
-const state: { report: GateResponse | null; aggregator: AggregatorState | null; fetchedAt: Date | null; fetchError: string | null } = {
+const state: { report: GateResponse | null; canary: CanaryResponse | null; aggregator: AggregatorState | null; fetchedAt: Date | null; fetchError: string | null } = {
   report: null,
+  canary: null,
   aggregator: null,
   fetchedAt: null,
   fetchError: null,
@@ -38,7 +42,19 @@ const state: { report: GateResponse | null; aggregator: AggregatorState | null; 
 // The ids are index.html's own; a missing one is a bug in the page, not in the data.
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
+/** The canary's classes; the gate's fetch says whether the aggregator is reachable, so a failure here only keeps the last ones. */
+async function refreshCanary(): Promise<void> {
+  try {
+    const response = await fetch('/api/v1/canary', { cache: 'no-store', headers: { accept: 'application/json' } });
+    const body = (await response.json().catch(() => null)) as CanaryResponse | ErrorResponse | null;
+    if (response.ok && body && body.apiVersion === DOCUMENT_API_VERSION && body.kind === CANARY_KIND) state.canary = body;
+  } catch {
+    // Kept: the banner already says when the aggregator cannot be reached.
+  }
+}
+
 async function refresh(): Promise<void> {
+  const canary = refreshCanary();
   try {
     const response = await fetch('/api/v1/gate', { cache: 'no-store', headers: { accept: 'application/json' } });
     // The aggregator's own JSON (its response schemas drop anything undeclared).
@@ -58,6 +74,7 @@ async function refresh(): Promise<void> {
   } catch (error) {
     state.fetchError = error instanceof Error ? error.message : String(error);
   }
+  await canary;
   render();
 }
 
@@ -112,12 +129,21 @@ function render(): void {
   );
   replace($('checks'), renderChecks(document, report.checks));
   replace($('host-devices'), renderHostDevices(document, report.hostDevices ?? []));
+  renderCanary();
   renderNodes();
   const aggregator: Partial<AggregatorState> = state.aggregator ?? {};
   $('footer').textContent =
     `virtgate ${aggregator.virtgateVersion ?? ''} · refreshes every ${REFRESH_MS / 1000}s` +
     (state.fetchedAt ? ` · last fetched ${formatAge((Date.now() - state.fetchedAt.getTime()) / 1000)}` : '') +
     (aggregator.settings ? ` · stale after ${aggregator.settings.staleAfterSeconds}s · min ready ${aggregator.settings.minReady} · prefix ${aggregator.settings.prefix}` : '');
+}
+
+/** The canary's table, hidden while no node has a canary result (the canary is off or has not run). */
+function renderCanary(): void {
+  const canary = state.canary;
+  const classes = canary && Array.isArray(canary.classes) ? canary.classes : [];
+  $('canary-section').hidden = classes.length === 0;
+  if (canary && classes.length > 0) replace($('canary'), renderCanaryClasses(document, classes, canary.evaluatedAt));
 }
 
 function renderNodes(): void {

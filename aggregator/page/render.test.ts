@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderChecks, renderHostDevices, renderNodeRows, statusClass } from './render.ts';
+import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderCanaryClasses, renderChecks, renderHostDevices, renderNodeRows, statusClass } from './render.ts';
 import type { HostDeviceAvailability } from '../documents/gate.ts';
 
 /**
@@ -212,5 +212,54 @@ describe('page helpers', () => {
     expect(filterNodes(nodes, { state: 'ready' }, 10).shown.map((node) => node.name)).toEqual(['node-b', 'node-c']);
     expect(filterNodes(nodes, { text: 'kernel' }, 10).shown.map((node) => node.name)).toEqual(['node-c']);
     expect(filterNodes(nodes, {}, 2)).toMatchObject({ matching: 3, shown: [{ name: 'node-a' }, { name: 'node-b' }] });
+  });
+});
+
+describe('the VM canary table', () => {
+  it('one row per class: the newest result, the boot time, the last boot as an age, the failed runs; messages stay text', () => {
+    const doc = fakeDocument();
+    const table = renderCanaryClasses(
+      doc,
+      [
+        {
+          nodeClass: `amd/epyc${SCRIPT}`,
+          nodes: 2,
+          booted: 1,
+          latest: { node: 'amd-2', status: 'False', reason: 'GuestSilent', message: `console: ${IMG}`, runAt: '2026-12-02T11:30:00Z', ageSeconds: 1800, seconds: { scheduled: 2 } },
+          failedRuns: 3,
+          lastSuccessAt: '2026-12-02T09:00:00Z',
+          lastBoot: { node: 'amd-1', runAt: '2026-12-02T09:00:00Z', seconds: { guestMarker: 48 } },
+        },
+        {
+          nodeClass: 'intel/xeon',
+          nodes: 1,
+          booted: 1,
+          latest: { node: 'intel-1', status: 'True', reason: 'Booted', message: 'the guest printed the nonce', runAt: '2026-12-02T11:50:00Z', ageSeconds: 600, seconds: { guestMarker: 21 } },
+          failedRuns: 0,
+          lastSuccessAt: '2026-12-02T11:50:00Z',
+          lastBoot: { node: 'intel-1', runAt: '2026-12-02T11:50:00Z', seconds: { guestMarker: 21 } },
+        },
+        {
+          nodeClass: 'arm/n1',
+          nodes: 1,
+          booted: 0,
+          latest: { node: 'arm-1', status: 'False', reason: 'NotScheduled', message: 'Insufficient devices.kubevirt.io/kvm', runAt: '2026-12-02T11:55:00Z', ageSeconds: 300, seconds: {} },
+          failedRuns: 1,
+          lastSuccessAt: null,
+          lastBoot: null,
+        },
+      ],
+      '2026-12-02T12:00:00Z',
+    ) as unknown as FakeElement;
+    const rows = allElements(table).filter((element) => element.tag === 'tr' && element.attributes['data-class'] !== undefined);
+    expect(rows.map((row) => row.className)).toEqual(['status-fail', 'status-pass', 'status-fail']);
+    // textContent joins the message's own block (a div) without a space, as the DOM does.
+    const cells = rows.map((row) => row.children.map((cell) => ('text' in cell ? cell.text : cell.textContent)));
+    expect(cells).toEqual([
+      [`amd/epyc${SCRIPT}`, '1 of 2 booted', `GuestSilent amd-2 · 30m agoconsole: ${IMG}`, '48s', '3h ago', '3'],
+      ['intel/xeon', '1 of 1 booted', 'Booted intel-1 · 10m ago', '21s', '10m ago', '0'],
+      ['arm/n1', '0 of 1 booted', 'NotScheduled arm-1 · 5m agoInsufficient devices.kubevirt.io/kvm', '–', 'never', '1'],
+    ]);
+    expect(allElements(table).some((element) => element.tag === 'img' || element.tag === 'script')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 // never from data.
 import type { Inventory } from '../../core/inventory/schema.ts';
 import type { AggregatorStatus } from '../documents/aggregator-status.ts';
+import type { CanaryClass } from '../documents/canary.ts';
 import type { GateCheck, HostDeviceAvailability } from '../documents/gate.ts';
 import type { NodeReadiness } from '../documents/readiness.ts';
 
@@ -223,6 +224,44 @@ export function renderHostDevices(doc: Document, entries: HostDeviceAvailability
   return h(doc, 'table', { className: 'host-devices' }, [
     h(doc, 'thead', {}, [
       h(doc, 'tr', {}, ['Resource', 'Selector', 'Ready nodes', 'Devices', 'Why not, per node'].map((title) => h(doc, 'th', { text: title, attrs: { scope: 'col' } }))),
+    ]),
+    h(doc, 'tbody', {}, rows),
+  ]);
+}
+
+/** Seconds since `at` as of `evaluatedAt` (both ISO 8601), for an age; undefined when either is not a time. */
+function secondsBetween(at: unknown, evaluatedAt: unknown): number | undefined {
+  const from = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  const to = typeof evaluatedAt === 'string' ? Date.parse(evaluatedAt) : Number.NaN;
+  return Number.isFinite(from) && Number.isFinite(to) ? (to - from) / 1000 : undefined;
+}
+
+/**
+ * The VM canary per node class (GET /api/v1/canary), worst first as the API sorts them: the
+ * newest result (booted, or the layer that stopped the VM and what it said), how long the newest
+ * boot took, when a VM last booted there and how many runs in a row booted none.
+ */
+export function renderCanaryClasses(doc: Document, classes: CanaryClass[], evaluatedAt: string): HTMLElement {
+  const rows = classes.map((entry) => {
+    const latest: Partial<CanaryClass['latest']> = entry.latest ?? {};
+    const status = latest.status === 'True' ? 'pass' : 'fail';
+    const bootSeconds = entry.lastBoot?.seconds?.guestMarker;
+    return h(doc, 'tr', { className: statusClass(status), attrs: { 'data-class': String(entry.nodeClass) } }, [
+      h(doc, 'td', {}, [h(doc, 'code', { text: entry.nodeClass })]),
+      h(doc, 'td', { text: `${entry.booted} of ${entry.nodes} booted` }),
+      h(doc, 'td', { className: 'problems' }, [
+        h(doc, 'span', { className: `badge ${statusClass(status)}`, text: latest.reason }),
+        ` ${latest.node ?? ''} · ${formatAge(latest.ageSeconds)}`,
+        latest.status === 'True' ? null : h(doc, 'div', { className: 'reason', text: latest.message }),
+      ]),
+      h(doc, 'td', { text: typeof bootSeconds === 'number' ? `${bootSeconds}s` : '–', title: entry.lastBoot ? `${entry.lastBoot.node} at ${entry.lastBoot.runAt}` : '' }),
+      h(doc, 'td', { text: entry.lastSuccessAt === null ? 'never' : formatAge(secondsBetween(entry.lastSuccessAt, evaluatedAt)), title: entry.lastSuccessAt ?? '' }),
+      h(doc, 'td', { className: entry.failedRuns > 0 ? 'status-fail' : '', text: String(entry.failedRuns) }),
+    ]);
+  });
+  return h(doc, 'table', { className: 'canary' }, [
+    h(doc, 'thead', {}, [
+      h(doc, 'tr', {}, ['Node class', 'Nodes', 'Newest result', 'Boot time', 'Last boot', 'Failed runs'].map((title) => h(doc, 'th', { text: title, attrs: { scope: 'col' } }))),
     ]),
     h(doc, 'tbody', {}, rows),
   ]);

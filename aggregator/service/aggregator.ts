@@ -8,6 +8,7 @@ import type { GateStatus } from '../documents/gate.ts';
 import { buildHttp } from '../http/server.ts';
 import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
+import { canaryView } from '../canary/view.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { ClusterWatch } from '../watch/cluster-watch.ts';
@@ -117,9 +118,10 @@ export class Aggregator implements ReportSource {
     if (!sync.synced && this.latestReport === null) return;
     const now = this.clock();
     const started = performance.now();
-    const report = evaluateGate(modelOf(this.watch.parsed()), this.data, this.gateConfig, now);
+    const model = modelOf(this.watch.parsed());
+    const report = evaluateGate(model, this.data, this.gateConfig, now);
     const durationMs = performance.now() - started;
-    this.latestReport = { report, computedAt: now, durationMs };
+    this.latestReport = { report, computedAt: now, durationMs, canary: canaryView(model, now) };
     this.registry.observeRecompute(durationMs / 1000);
     if (sync.healthy) this.lastInSync = now;
     if (report.result !== this.lastResult) {

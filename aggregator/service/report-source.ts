@@ -1,4 +1,5 @@
 import type { AggregatorStatus } from '../documents/aggregator-status.ts';
+import type { CanaryView } from '../canary/view.ts';
 import type { GateResult } from '../documents/gate.ts';
 
 /** The latest gate evaluation: the HTTP handlers serve it without recomputing. */
@@ -7,6 +8,8 @@ export interface LatestReport {
   /** The clock at recompute time: the date the gate was evaluated on. */
   computedAt: Date;
   durationMs: number;
+  /** The VM canary's results and their summary per node class, from the same objects, computed on first use (canary/view.ts). */
+  canary: () => CanaryView;
 }
 
 /** What the HTTP routes and the metrics read. */

@@ -4,9 +4,14 @@ import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
 import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest-features.ts';
 import { inventorySchema } from '../inventory/schema.ts';
 import { hostDevicesSchema } from './host-devices.ts';
+import { vmBootStepsSchema, VM_BOOT_REASONS } from './vm-boot.ts';
 import { CHECK_STATUSES } from '../checks/result.ts';
 import { CONFIDENTIAL_KINDS, MAX_KIND_REASON } from '../checks/host/confidential-kinds.ts';
 import { type CheckResult, TIERS } from '../checks/verdict.ts';
+
+// The canary's reasons and steps live in their own module (no Node imports) so the aggregator's
+// page can read them; they stay part of this schema's exports.
+export { VM_BOOT_REASONS, type VmBootReason, vmBootStepsSchema } from './vm-boot.ts';
 
 /**
  * The NodeValidation report, once. Everything else is derived from these schemas:
@@ -49,31 +54,6 @@ export const confidentialKindSchema = z.object({
 
 /** Per kind (SEV, SEV-ES, SEV-SNP, TDX), what the confidential check read; the gate and the page read it. */
 export const confidentialReportSchema = z.object(Object.fromEntries(CONFIDENTIAL_KINDS.map((kind) => [kind, confidentialKindSchema])) as Record<(typeof CONFIDENTIAL_KINDS)[number], typeof confidentialKindSchema>);
-
-/**
- * Why the canary's last VM on a node booted or not, one reason per layer it got through
- * (docs/canary.md): the scheduler, the virt-launcher pod, KubeVirt starting the domain, the guest.
- */
-export const VM_BOOT_REASONS = [
-  'Booted', // the guest printed the run's nonce on its serial console
-  'NotScheduled', // the launcher pod was not scheduled within the bound (the scheduler's reason)
-  'LauncherFailed', // the virt-launcher pod failed or a container could not start (its message)
-  'NotStarted', // the launcher ran but KubeVirt never reported the VMI Running within the bound
-  'VmiFailed', // KubeVirt set the VMI to Failed (its reason)
-  'GuestSilent', // the VMI ran, but the guest never printed the nonce within the bound (console tail)
-  'VmiDeleted', // someone else deleted the VMI mid-run
-] as const;
-export type VmBootReason = (typeof VM_BOOT_REASONS)[number];
-
-/** Seconds from the VMI's creation to each step the canary saw (absent: not reached). */
-export const vmBootStepsSchema = z
-  .object({
-    scheduled: z.number().min(0).describe('The launcher pod was bound to the node.'),
-    launcherRunning: z.number().min(0).describe("The launcher pod's compute container ran."),
-    vmiRunning: z.number().min(0).describe('KubeVirt reported the VMI Running.'),
-    guestMarker: z.number().min(0).describe("The guest's marker with this run's nonce appeared on its serial console."),
-  })
-  .partial();
 
 /**
  * The VM canary's last result on this node (`virtgate canary`, docs/canary.md). Written only by

@@ -18,6 +18,8 @@ import { closedPort } from '../lab/controlplane/ports.ts';
 import { type Browser, launchChromium } from '../lab/support/chromium.ts';
 import { installCrd } from '../lab/support/crds.ts';
 import { waitFor } from '../lab/support/wait.ts';
+import { vmBoot } from '../lab/aggregator/vm-boot.ts';
+import { writeVmBoot } from '../lab/support/vm-boot-writer.ts';
 
 const cp = useControlPlane();
 const ARTIFACTS = path.join(PACKAGE_ROOT, 'artifacts');
@@ -25,6 +27,7 @@ const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(2)>';
 const RUNTIME = 'containerd://<img src=x onerror=alert(3)>';
 const PHASE = '<img src=x onerror=alert(4)>';
+const CANARY_CLASS = 'amd/<img src=x onerror=alert(5)>/hardware/6.8/metal';
 
 let browser: Browser;
 let harness: (Harness & { url: string | null }) | undefined;
@@ -60,6 +63,11 @@ beforeAll(async () => {
   });
   await createKubeVirt(admin, { name: 'agg-page', version: 'v1.9.0', phase: PHASE, permittedHostDevices: { pciHostDevices: [{ pciVendorSelector: '10DE:2236', resourceName: `nvidia.com/${IMG}` }] } });
   await createCdi(admin, 'agg-page', 'v1.66.0');
+  // The VM canary's results, as it writes them: one class booted 10 minutes ago, another whose
+  // guest stayed silent (its console tail is text the guest printed: untrusted too).
+  const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  await writeVmBoot(admin, 'agg-page-ok-1', vmBoot({ nodeClass: 'intel/xeon/hardware/5.14/metal', runAt: minutesAgo(10), seconds: { scheduled: 2, launcherRunning: 9, vmiRunning: 14, guestMarker: 21 } }));
+  await writeVmBoot(admin, 'agg-page-ok-2', vmBoot({ nodeClass: CANARY_CLASS, runAt: minutesAgo(30), reason: 'GuestSilent', classFailedRuns: 3, lastSuccessAt: minutesAgo(180), message: `console: ${SCRIPT}` }));
   harness = await startAggregator(admin, { listen: true });
   await harness.waitForGate('the report to cover the page nodes', (report) => report.readiness.total === 3 && report.versions.cdi.state === 'known');
   await mkdir(ARTIFACTS, { recursive: true });
@@ -103,6 +111,20 @@ describe('the aggregator page in Chromium', () => {
     const deviceCells = await device.locator('td').allTextContents();
     expect(deviceCells.slice(0, 4)).toEqual([`nvidia.com/${IMG}`, 'pci 10DE:2236', '0', '0']);
     expect(deviceCells[4]).toContain('agg-page-ok-1: no passthrough inventory in its report');
+    // The VM canary, worst first: the silent class (3 failed runs), then the one that booted.
+    expect(await page.locator('#canary-section').isVisible()).toBe(true);
+    const canaryRows = page.locator('#canary tbody tr');
+    expect(await canaryRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-class')))).toEqual([CANARY_CLASS, 'intel/xeon/hardware/5.14/metal']);
+    expect(await canaryRows.evaluateAll((rows) => rows.map((r) => r.className))).toEqual(['status-fail', 'status-pass']);
+    // Ages are counted from the report's evaluation time, which is a little after the results were written.
+    const silent = await canaryRows.nth(0).locator('td').allTextContents();
+    expect([silent[0], silent[1], silent[3], silent[4], silent[5]]).toEqual([CANARY_CLASS, '0 of 1 booted', '–', '3h ago', '3']);
+    expect(silent[2]).toMatch(/^GuestSilent agg-page-ok-2 · 3[01]m ago/);
+    expect(silent[2]?.endsWith(`agoconsole: ${SCRIPT}`)).toBe(true);
+    const booted = await canaryRows.nth(1).locator('td').allTextContents();
+    expect([booted[0], booted[1], booted[3], booted[5]]).toEqual(['intel/xeon/hardware/5.14/metal', '1 of 1 booted', '21s', '0']);
+    expect(booted[2]).toMatch(/^Booted agg-page-ok-1 · 1[01]m ago$/);
+    expect(booted[4]).toMatch(/^1[01]m ago$/);
 
     // Several refreshes later: still nothing executed, nothing injected.
     await waitFor('three refreshes', async () => (gateFetches >= 3 ? true : undefined), 15_000);
@@ -134,6 +156,8 @@ describe('the aggregator page in Chromium', () => {
     await expect.poll(() => fresh.locator('#banner').textContent(), { timeout: 15_000 }).toMatch(/^The aggregator has not synced with the cluster \(not synced yet: nodes, .*; last error: .*ECONNREFUSED.*\)\.$/);
     expect(await fresh.locator('#result').textContent()).toBe('NOT SYNCED');
     expect(await fresh.locator('#nodes tbody tr').count()).toBe(0);
+    // No canary result to show: its table stays hidden.
+    expect(await fresh.locator('#canary-section').isVisible()).toBe(false);
     await fresh.screenshot({ path: path.join(ARTIFACTS, 'aggregator-page-not-synced.png') });
   });
 });

@@ -293,3 +293,53 @@ describe('the metric contract (docs/metrics.md)', () => {
     expect(check.output).toContain(`SUCCESS: ${records.length} rules found`);
   });
 });
+
+describe('VirtgateCanaryNotBooting (only with canary.enabled)', () => {
+  const CANARY_PROMTEST = path.join(PACKAGE_ROOT, 'test/lab/chart/canary-alert.promtest.yaml');
+  const canaryRule = async (args: string[] = []) => (await rulesWith(['--set', 'canary.enabled=true', ...args])).find((rule) => rule.alert === 'VirtgateCanaryNotBooting');
+
+  it('is rendered with the canary only, after the other alerts, and can be disabled by name', async () => {
+    expect((await rulesWith([])).map((rule) => rule.alert)).not.toContain('VirtgateCanaryNotBooting');
+    const rules = await rulesWith(['--set', 'canary.enabled=true']);
+    expect(rules.map((rule) => rule.alert).at(-1)).toBe('VirtgateCanaryNotBooting');
+    expect(rules).toHaveLength(8);
+    const disabled = await rulesWith(['--set', 'canary.enabled=true', '--set', 'monitoring.prometheusRule.disabled.VirtgateCanaryNotBooting=true']);
+    expect(disabled.map((rule) => rule.alert)).not.toContain('VirtgateCanaryNotBooting');
+  });
+
+  it('fires at canary.alertAfterRuns failed runs of a class, not one run earlier, and resolves after a boot (promtool)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-canary-alert-'));
+    const objects = await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.prometheusRule.runbookUrl=', '--set', 'canary.enabled=true']);
+    const groups = findManifest<{ spec: { groups: RuleGroup[] } }>(objects, 'PrometheusRule').spec.groups;
+    await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
+    const check = await promtool(['check', 'rules', 'rules.yaml'], dir);
+    expect(check.output).toContain('SUCCESS: 8 rules found');
+    await copyFile(CANARY_PROMTEST, path.join(dir, 'canary-alert.promtest.yaml'));
+    const test = await promtool(['test', 'rules', 'canary-alert.promtest.yaml'], dir);
+    expect(test.output).toContain('SUCCESS');
+    expect(test.code).toBe(0);
+
+    // The same series against a threshold one run lower: the 45m case (two failed runs) now fires,
+    // so the file above does tell N from N-1.
+    const rule = groups[0]?.rules.find((candidate) => candidate.alert === 'VirtgateCanaryNotBooting');
+    if (!rule) throw new Error('no VirtgateCanaryNotBooting rule');
+    rule.expr = rule.expr.replace(/>= 3$/, '>= 2');
+    await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
+    const lower = await promtool(['test', 'rules', 'canary-alert.promtest.yaml'], dir);
+    expect(lower.code).not.toBe(0);
+    expect(lower.output).toContain('alertname: VirtgateCanaryNotBooting, time: 45m');
+  });
+
+  it('takes its threshold from canary.alertAfterRuns; reads a metric docs/metrics.md names; links its runbook section', async () => {
+    expect((await canaryRule())?.expr).toBe('min by (namespace, job, class) (virtgate_canary_failed_runs) >= 3');
+    expect((await canaryRule(['--set', 'canary.alertAfterRuns=5']))?.expr).toBe('min by (namespace, job, class) (virtgate_canary_failed_runs) >= 5');
+    const rule = await canaryRule();
+    expect(rule?.labels).toEqual({ severity: 'critical' });
+    expect(rule?.annotations?.runbook_url).toBe('https://github.com/virtgate/virtgate/blob/main/docs/runbook.md#virtgatecanarynotbooting');
+    const doc = await readFile(METRICS_DOC, 'utf8');
+    for (const name of metricNames(rule?.expr ?? '')) expect(doc, `${name} is documented in docs/metrics.md`).toContain(`\`${name}`);
+    expect(doc).toContain('`VirtgateCanaryNotBooting`');
+    const section = (await readFile(RUNBOOK, 'utf8')).split(/^## /m).find((part) => part.startsWith('VirtgateCanaryNotBooting\n')) ?? '';
+    for (const heading of ['What it means', 'How to check', 'How to fix']) expect(section, heading).toContain(`**${heading}**`);
+  });
+});
