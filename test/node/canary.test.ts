@@ -23,7 +23,6 @@ import { type InstalledKubevirt, installKubevirt, KUBEVIRT_CR } from '../lab/kub
 import { guestConsole, launcherPod } from '../lab/kubevirt/vmi.ts';
 import { VmiRecorder } from '../lab/kubevirt/vmi-recorder.ts';
 import { type CanaryJobRun, runCanaryJob } from '../lab/node/canary-job.ts';
-import type { BuiltImage } from '../lab/node/images.ts';
 import { NODE_LAYOUT } from '../lab/node/layout.ts';
 import { imageValues, NS, readyPod, RELEASE } from '../lab/node/release.ts';
 import { waitFor } from '../lab/support/wait.ts';
@@ -64,15 +63,8 @@ function log(message: string): void {
   process.stderr.write(`[canary] ${message}\n`);
 }
 
-/** The canary's containerDisk in the node's containerd (test/lab/node/images.ts, built by scripts/images.sh). */
-function canaryDiskImage(): BuiltImage {
-  const image = Object.values(node.images as unknown as Record<string, BuiltImage | undefined>).find((i) => i?.repository.endsWith('canary-disk'));
-  if (!image) throw new Error('the lab built no canary-disk image: test/lab/node/images.ts must list scripts/images.sh\'s virtgate/canary-disk (Dockerfile.canary-disk)');
-  return image;
-}
-
 async function installVirtgate(allowEmulation: boolean, verb: 'install' | 'upgrade'): Promise<void> {
-  const disk = canaryDiskImage();
+  const disk = node.images.canaryDisk;
   await helmOk(node.controlPlane.binDir, [verb, RELEASE, CHART_DIR, '--namespace', NS, ...(verb === 'install' ? ['--create-namespace'] : []),
     ...imageValues(node.images), '--set', `agent.allowEmulation=${allowEmulation}`,
     '--set', 'canary.enabled=true', '--set', `canary.namespace=${CANARY_NS}`, '--set', `canary.alertAfterRuns=${ALERT_AFTER}`,
@@ -156,8 +148,6 @@ async function canary(flags: Record<string, string> = {}, during?: Parameters<ty
 }
 
 beforeAll(async () => {
-  const images = (await execa('ctr', ['--address', node.containerdSocket, '--namespace', 'k8s.io', 'images', 'ls', '-q'])).stdout.split('\n');
-  expect(images, 'the canary disk image in the node\'s containerd').toContain(canaryDiskImage().ref);
   await installVirtgate(true, 'install');
   await waitReady(true);
   installed = await installKubevirt({ run, custom, kubevirt, nodeName: node.nodeName, useEmulation: true, workloadsNodeSelector: READY, log });
@@ -314,7 +304,7 @@ describe(`${TOTAL_RUNS} runs, one cut short by SIGTERM, leave nothing behind`, (
     expect(runs).toHaveLength(TOTAL_RUNS);
     expect(recorder!.present()).toEqual([]);
     expect(await vmisInCluster()).toEqual([]);
-    const disk = canaryDiskImage().ref;
+    const disk = node.images.canaryDisk.ref;
     const containers = async (filter: string) =>
       (await execa('ctr', ['--address', node.containerdSocket, '--namespace', 'k8s.io', 'containers', 'ls', '-q', filter])).stdout.split('\n').filter(Boolean);
     const left = await waitFor('the kubelet to remove the launcher pods and their containers', async () => {
