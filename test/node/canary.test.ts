@@ -46,11 +46,10 @@ const TOTAL_RUNS = 20;
 /** Long enough for the launcher to run on this node (3 s after the VMI's creation, measured), so a run without virt-handler ends at one layer. */
 const FAILING_BOOT_TIMEOUT = '12s';
 /**
- * The runs that only add to the count: their outcome is not asserted, and 2 s deletes each VMI
- * while its launcher pod is still starting (containerDisk containers being made), the moment most
- * likely to leave something behind.
+ * The runs that only add to the count: their outcome is not asserted. The shortest bound the
+ * canary takes (5 s) deletes each VMI around when its launcher starts.
  */
-const FILLER_BOOT_TIMEOUT = '2s';
+const FILLER_BOOT_TIMEOUT = '5s';
 
 const runs: CanaryJobRun[] = [];
 let recorder: VmiRecorder | undefined;
@@ -226,11 +225,18 @@ describe('with virt-handler taken off the node (KubeVirt\'s placement selects no
     // KubeVirt's own way to take virt-handler away: its CR's workloads placement. Then virtgate
     // passes the node again, so the canary tries it and meets a node without virt-handler.
     await custom.patchNamespacedCustomObject({ ...KUBEVIRT_CR, body: { spec: { workloads: { nodePlacement: { nodeSelector: { 'virtgate.io/ready': null, 'example.com/no-such-node': 'true' } } } } } }, mergePatch);
-    await waitFor('virt-handler to leave the node', async () => ((await handlerPods()) === 0 ? true : undefined), 180_000, 500);
+    // The operator must have moved virt-handler's DaemonSet before the node turns ready again, or
+    // the DaemonSet (still selecting ready nodes) places virt-handler back.
+    await waitFor('virt-operator to apply the placement to virt-handler\'s DaemonSet', async () => {
+      const ds = await apps.readNamespacedDaemonSet({ namespace: KUBEVIRT_NAMESPACE, name: 'virt-handler' });
+      return ds.spec?.template.spec?.nodeSelector?.['example.com/no-such-node'] === 'true' ? true : undefined;
+    }, 180_000, 500);
     await installVirtgate(true, 'upgrade');
     await waitReady(true);
-    const ds = await apps.readNamespacedDaemonSet({ namespace: KUBEVIRT_NAMESPACE, name: 'virt-handler' });
-    expect(ds.status?.desiredNumberScheduled).toBe(0);
+    await waitFor('virt-handler to stay off the ready node', async () => {
+      const ds = await apps.readNamespacedDaemonSet({ namespace: KUBEVIRT_NAMESPACE, name: 'virt-handler' });
+      return ds.status?.desiredNumberScheduled === 0 && (await handlerPods()) === 0 ? true : undefined;
+    }, 180_000, 500);
 
     // The real Prometheus scrapes the aggregator pod at its pod address (as chart.test.ts does) with the chart's rules.
     const objects = await renderChart(node.controlPlane.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'canary.enabled=true', '--set', `canary.alertAfterRuns=${ALERT_AFTER}`]);
