@@ -13,12 +13,13 @@
 import { existsSync } from 'node:fs';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mergePatch, nodeView } from '../lab/chart/cluster.ts';
+import { nodeView } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { runCli } from '../lab/cli.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { hasBootsectorMarker, parseLinuxGuestLine } from '../lab/kubevirt/guest-images.ts';
-import { createFromText, KUBEVIRT_NAMESPACE, kubectl, kubevirtCr, renderOperatorManifest } from '../lab/kubevirt/deploy.ts';
+import { KUBEVIRT_NAMESPACE, kubectl } from '../lab/kubevirt/deploy.ts';
+import { type InstalledKubevirt, installKubevirt, setUseEmulation } from '../lab/kubevirt/install.ts';
 import { createVmi, guestConsole, launcherPod, readVmi, schedulingVerdict, tinyVmi } from '../lab/kubevirt/vmi.ts';
 import { imageValues, NS, RELEASE } from '../lab/node/release.ts';
 
@@ -33,9 +34,8 @@ const run = kubectl(node.controlPlane.binDir, node.controlPlane.adminKubeconfig)
 
 const VM_NS = 'vgnode-vms';
 const READY = { 'virtgate.io/ready': 'true' };
-const KUBEVIRT_CR = { group: 'kubevirt.io', version: 'v1', namespace: KUBEVIRT_NAMESPACE, plural: 'kubevirts', name: 'kubevirt' } as const;
-/** The operator's manifest as created, so that afterAll removes exactly it. */
-let operatorManifest: string | undefined;
+/** KubeVirt as installed, so that afterAll removes exactly it. */
+let installed: InstalledKubevirt | undefined;
 /** Figures for the README and the bench, printed once at the end. */
 const figures: Record<string, number> = {};
 
@@ -76,14 +76,6 @@ async function handlerPods(): Promise<V1Pod[]> {
   return (await core.listNamespacedPod({ namespace: KUBEVIRT_NAMESPACE, labelSelector: 'kubevirt.io=virt-handler' })).items.filter((p) => !p.metadata?.deletionTimestamp);
 }
 
-async function setUseEmulation(useEmulation: boolean): Promise<void> {
-  await custom.patchNamespacedCustomObject(
-    { ...KUBEVIRT_CR, body: { spec: { configuration: { developerConfiguration: { useEmulation } } } } },
-    // Custom resources take a merge patch.
-    mergePatch,
-  );
-}
-
 /** Boots `name` and waits for KubeVirt to say Running and the boot sector guest's marker; returns the times. */
 async function bootAndSee(name: string, image: string, memory?: string): Promise<{ pod: V1Pod; runningMs: number; markerMs: number }> {
   const started = Date.now();
@@ -106,16 +98,8 @@ beforeAll(async () => {
   await waitFor('virtgate to label the node ready (emulation allowed)', async () => ((await nodeLabels())['virtgate.io/ready'] === 'true' ? true : undefined), 240_000, 250);
   figures.virtgateInstallToReadyMs = Date.now() - t0;
 
-  const t1 = Date.now();
-  // virt-operator requires a control-plane node (its Deployment's required node affinity); the one
-  // node is both, as in a single-node kubeadm cluster. An admin's label: NodeRestriction keeps the
-  // kubelet from setting it.
-  await run(['label', 'node', node.nodeName, 'node-role.kubernetes.io/control-plane=', '--overwrite']);
-  operatorManifest = await createFromText(run, await renderOperatorManifest(kubevirt.binDir, kubevirt.manifestsDir, KUBEVIRT_NAMESPACE));
-  await run(['-n', KUBEVIRT_NAMESPACE, 'rollout', 'status', 'deployment/virt-operator', '--timeout=240s']);
-  await custom.createNamespacedCustomObject({ ...KUBEVIRT_CR, body: kubevirtCr({ useEmulation: true, workloadsNodeSelector: READY }) });
-  await run(['-n', KUBEVIRT_NAMESPACE, 'wait', 'kubevirt/kubevirt', '--for=condition=Available', '--timeout=480s']);
-  figures.kubevirtDeployMs = Date.now() - t1;
+  installed = await installKubevirt({ run, custom, kubevirt, nodeName: node.nodeName, useEmulation: true, workloadsNodeSelector: READY, log });
+  figures.kubevirtDeployMs = installed.deployMs;
   await core.createNamespace({ body: { metadata: { name: VM_NS } } });
 }, 900_000);
 
@@ -125,9 +109,7 @@ afterAll(async () => {
   const step = (what: string, args: string[]) => run(args).catch((e: Error) => log(`${what}: ${e.message}`));
   await step('VMIs', ['-n', VM_NS, 'delete', 'vmi', '--all', '--wait=true', '--timeout=120s']);
   await step('namespace', ['delete', 'namespace', VM_NS, '--wait=false']);
-  await step('KubeVirt CR', ['-n', KUBEVIRT_NAMESPACE, 'delete', 'kubevirt', 'kubevirt', '--wait=true', '--timeout=240s']);
-  if (operatorManifest) await step('operator', ['delete', '-f', operatorManifest, '--wait=false', '--ignore-not-found']);
-  await step('control-plane label', ['label', 'node', node.nodeName, 'node-role.kubernetes.io/control-plane-']);
+  await installed?.uninstall();
   await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
 }, 900_000);
 
@@ -263,7 +245,7 @@ describe('the hardware claim, checked by KubeVirt', () => {
       return l['virtgate.io/ready'] === 'true' ? l : undefined;
     }, 120_000, 250);
     expect(labels['virtgate.io/tier']).not.toBe('hardware');
-    await setUseEmulation(false);
+    await setUseEmulation(custom, false);
     await waitFor('virt-handler back on the node and the node schedulable', async () => ((await nodeLabels())['kubevirt.io/schedulable'] === 'true' ? true : undefined), 240_000, 500);
     // KubeVirt's own word on KVM here: its device plugin's allocatable. On a host with /dev/kvm give
     // the plugin time to register before taking a 0 as its answer.

@@ -49,11 +49,13 @@ const ruleSchema = z.object({
   lastEvaluation: z.string().optional(),
   alerts: z.array(alertSchema).optional(),
 });
+const alertsResponse = z.object({ status: z.literal('success'), data: z.object({ alerts: z.array(alertSchema) }) });
 const rulesResponse = z.object({ status: z.literal('success'), data: z.object({ groups: z.array(z.object({ name: z.string(), rules: z.array(ruleSchema) })) }) });
 
 export type Sample = { labels: Record<string, string>; value: number };
 export type Target = z.infer<typeof targetsResponse>['data']['activeTargets'][number];
 export type Rule = z.infer<typeof ruleSchema>;
+export type Alert = z.infer<typeof alertSchema>;
 
 export class PrometheusServer {
   readonly url: string;
@@ -132,6 +134,11 @@ export class PrometheusServer {
   /** Every rule of every loaded group, with its health, state and alerts. */
   async rules(): Promise<Rule[]> {
     return rulesResponse.parse(await this.get('/api/v1/rules')).data.groups.flatMap((group) => group.rules);
+  }
+
+  /** Every active alert (pending or firing), as Prometheus's own /api/v1/alerts lists them. */
+  async alerts(): Promise<Alert[]> {
+    return alertsResponse.parse(await this.get('/api/v1/alerts')).data.alerts;
   }
 
   private async get(pathname: string): Promise<unknown> {
