@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { build, type Plugin } from 'rolldown';
-import { PACKAGE_ROOT } from '../core/package-info.ts';
+import { PACKAGE_ROOT, VIRTGATE_VERSION } from '../core/package-info.ts';
 
 export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
 
@@ -71,7 +71,8 @@ const lazyChildProcessInCommander: Plugin = {
  * run compiles most functions lazily, so it misses them. The chunk has no static import left
  * (built-ins come through getBuiltinModule); import.meta.url becomes the file's URL and each
  * `import("…")` the bin's importer, both passed in (a script's own import() would need vm's
- * experimental loader option).
+ * experimental loader option). Its first line, `// virtgate <version>`, names the code cache's
+ * file: one per version.
  */
 const asFunctionExpression: Plugin = {
   name: 'virtgate-as-function-expression',
@@ -83,7 +84,7 @@ const asFunctionExpression: Plugin = {
       .replace(/\bimport\((?=")/g, '__virtgateImport(')
       .replace(EXPORT, '\nreturn { main };\n');
     if (/\bimport\(|import\.meta/.test(body)) throw new Error('bundle: check.js has an import() or import.meta the function expression cannot take');
-    return `(function (__virtgateBundleUrl, __virtgateImport) {\n"use strict";\n${body}})\n`;
+    return `// virtgate ${VIRTGATE_VERSION}\n(function (__virtgateBundleUrl, __virtgateImport) {\n"use strict";\n${body}})\n`;
   },
 };
 
