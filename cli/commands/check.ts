@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access } from '../../core/fs-promised.ts';
 import './zod-one-shot.ts';
 import { Command } from 'commander';
 import { evaluate } from '../../core/checks/evaluate.ts';
