@@ -1,13 +1,5 @@
-import {
-  type HostDevices,
-  MAX_DEVICE_ROWS,
-  MAX_MEDIATED_TYPES,
-  type MediatedTypeRow,
-  mdevSelectorName,
-  PASSTHROUGH_STATES,
-  type PassthroughState,
-  type PciDeviceRow,
-} from '../../report/host-devices.ts';
+import { MAX_DEVICE_ROWS, MAX_MEDIATED_TYPES, mdevSelectorName, PASSTHROUGH_STATES, type PassthroughState, PCI_SELECTOR } from '../../report/host-devices-vocabulary.ts';
+import type { HostDevices, MediatedTypeRow, PciDeviceRow } from '../../report/host-devices.ts';
 import type { PciFunctionReading, PciWalk } from './pci-walk.ts';
 
 /**
@@ -62,7 +54,6 @@ function classify(fn: PciFunctionReading, groups: ReadonlyMap<string, PciFunctio
 
 const STATE_ORDER = new Map(PASSTHROUGH_STATES.map((state, index) => [state, index]));
 
-const SELECTOR_SHAPE = /^[0-9A-F]{4}:[0-9A-F]{4}$/;
 const CLASS_SHAPE = /^[0-9a-f]{6}$/;
 
 /**
@@ -105,7 +96,7 @@ function pciRows(walk: PciWalk): PciDeviceRow[] {
   }
   // Usable and nearly usable devices first, so a capped list keeps what passthrough is about.
   return [...rows.values()]
-    .sort((a, b) => (STATE_ORDER.get(a.state) ?? 0) - (STATE_ORDER.get(b.state) ?? 0) || compareIdentifiers(a.selector, b.selector, SELECTOR_SHAPE) || compareIdentifiers(a.class, b.class, CLASS_SHAPE))
+    .sort((a, b) => (STATE_ORDER.get(a.state) ?? 0) - (STATE_ORDER.get(b.state) ?? 0) || compareIdentifiers(a.selector, b.selector, PCI_SELECTOR) || compareIdentifiers(a.class, b.class, CLASS_SHAPE))
     .slice(0, MAX_DEVICE_ROWS);
 }
 
