@@ -13,15 +13,16 @@ import { PACKAGE_ROOT, VIRTGATE_VERSION } from '../core/package-info.ts';
 export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
 
 /**
- * The program's other subcommands are never loaded by the bundle (the bin sends only `check`
- * here); they stay out of it, as imports of their compiled files, so the file holds only what
+ * The program's other subcommands, present and future (any `./commands/<name>.ts` but check),
+ * are never loaded by the bundle (the bin sends only `check` here); they stay out of it, as
+ * imports of their compiled files, so the file holds only what
  * `check` runs. So does `check --node`'s runner (@kubernetes/client-node, ten times the rest of
  * the bundle): the bin runs `check --node` from dist/ (cli/main.ts).
  */
 const otherCommandsFromDist: Plugin = {
   name: 'virtgate-other-commands-from-dist',
   resolveId(source, importer) {
-    const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune)\.ts$/.exec(source);
+    const match = /^\.\/commands\/(?!check\.ts$)([\w-]+)\.ts$/.exec(source);
     if (match && importer?.endsWith(path.join('cli', 'program.ts'))) return { id: `../cli/commands/${match[1]}.js`, external: true };
     if (source === '../check-node/run.ts' && importer?.endsWith(path.join('cli', 'commands', 'check.ts'))) return { id: '../cli/check-node/run.js', external: true };
     return null;
