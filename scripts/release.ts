@@ -5,6 +5,7 @@
  *   chart/virtgate-X.Y.Z.tgz                 the Helm chart (helm push to an OCI registry)
  *   virtgate-agent-X.Y.Z.oci.tar             the agent image, OCI archive (+ .spdx.json SBOM)
  *   virtgate-aggregator-X.Y.Z.oci.tar        the aggregator image, OCI archive (+ .spdx.json SBOM)
+ *   canary-disk-X.Y.Z.oci.tar                the VM canary's containerDisk, OCI archive (+ .spdx.json SBOM)
  *   SHA256SUMS
  */
 import { createHash } from 'node:crypto';
@@ -69,7 +70,7 @@ async function release(options: Options): Promise<void> {
 }
 
 const program = new Command('release')
-  .description('Build a virtgate release: the CLI tarball, the Helm chart and both images as OCI archives with SBOMs')
+  .description('Build a virtgate release: the CLI tarball, the Helm chart and the three images (agent, aggregator, canary disk) as OCI archives with SBOMs')
   .addOption(new Option('--version <X.Y.Z>', 'the release version (semver, no "v")').argParser(exactVersion).makeOptionMandatory())
   .requiredOption('--out <dir>', 'where to write the release files (created if missing)')
   .option('--helm <path>', 'the helm binary (default: helm on PATH, else the one built with the test control plane)')

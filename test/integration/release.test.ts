@@ -5,8 +5,10 @@
  * what the registry and helm answer, and what dpkg-query and the files in the image say: nothing
  * the release computed.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,8 @@ import { findManifest, helm, helmOk, parseManifests } from '../lab/chart/helm.ts
 import { locateBinaries } from '../lab/controlplane/binaries.ts';
 import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
 import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
-import { makeRelease, pushChart, pushImage, RELEASE_ROLES, type ReleaseFiles } from '../lab/registry/release.ts';
+import { assembleCanaryDisk } from '../lab/kubevirt/canary-guest.ts';
+import { CANARY_DISK_REPOSITORY, makeRelease, pushCanaryDisk, pushChart, pushImage, RELEASE_ROLES, type ReleaseFiles } from '../lab/registry/release.ts';
 
 /** Not the package's own version, so nothing can pass by reading package.json unchanged. */
 const VERSION = '0.9.1-rc.2';
@@ -45,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('npm run release', () => {
-  it('writes the CLI, the chart, both images with their SBOMs, and checksums every file', async () => {
+  it('writes the CLI, the chart, the three images with their SBOMs, and checksums every file', async () => {
     expect(listed).toEqual([
       `virtgate-${VERSION}.tgz`,
       `chart/virtgate-${VERSION}.tgz`,
@@ -53,6 +56,8 @@ describe('npm run release', () => {
       `virtgate-agent-${VERSION}.spdx.json`,
       `virtgate-aggregator-${VERSION}.oci.tar`,
       `virtgate-aggregator-${VERSION}.spdx.json`,
+      `canary-disk-${VERSION}.oci.tar`,
+      `canary-disk-${VERSION}.spdx.json`,
       'SHA256SUMS',
     ]);
     const check = await execa('sha256sum', ['--check', '--strict', 'SHA256SUMS'], { cwd: out.dir, reject: false });
@@ -175,6 +180,68 @@ describe.each(RELEASE_ROLES)('the %s image', (role) => {
 
   afterAll(async () => {
     if (pulled) await buildah('rmi', '--force', pulled).catch(() => undefined);
+  });
+});
+
+describe('the canary-disk image (the VM canary\'s containerDisk)', () => {
+  const local = `localhost/release-test/canary-disk:${VERSION}`;
+  let pulled: string | undefined;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'virtgate-release-canary-'));
+  });
+
+  afterAll(async () => {
+    if (pulled) await buildah('rmi', '--force', pulled).catch(() => undefined);
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('is a small archive that pushes to the registry with the release labels and one layer holding only /disk/canary.img, 107:107, read-only', async () => {
+    const archiveBytes = (await stat(out.canaryDiskArchive)).size;
+    process.stderr.write(`[release] canary-disk OCI archive: ${archiveBytes} bytes\n`);
+    expect(archiveBytes, 'a few KiB: the 1 MiB disk is one sector and zeros, compressed').toBeLessThan(100 * 1024);
+
+    pulled = await pushCanaryDisk(buildah, registry, out, local);
+    expect(await registry.getJson(`/v2/${CANARY_DISK_REPOSITORY}/tags/list`)).toEqual({ name: CANARY_DISK_REPOSITORY, tags: [VERSION] });
+    const manifest = (await registry.getJson(
+      `/v2/${CANARY_DISK_REPOSITORY}/manifests/${VERSION}`,
+      'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+    )) as { config: { digest: string }; layers: { digest: string }[] };
+    const config = (await registry.getJson(`/v2/${CANARY_DISK_REPOSITORY}/blobs/${manifest.config.digest}`)) as {
+      architecture: string;
+      config: { Labels: Record<string, string>; Entrypoint?: string[] | null; Cmd?: string[] | null };
+    };
+    expect(config.architecture).toBe('amd64');
+    expect(config.config.Labels).toMatchObject({
+      'org.opencontainers.image.title': 'canary-disk',
+      'org.opencontainers.image.version': VERSION,
+      'org.opencontainers.image.source': 'https://github.com/virtgate/virtgate',
+      'org.opencontainers.image.licenses': 'Apache-2.0',
+    });
+    expect(config.config.Labels['org.opencontainers.image.revision']).toMatch(/^[0-9a-f]{40}$/);
+    expect(config.config.Entrypoint ?? null, 'virt-launcher runs nothing from it').toBeNull();
+
+    // The layer as the registry serves it, listed by tar: one regular file, the disk.
+    expect(manifest.layers).toHaveLength(1);
+    const response = await fetch(`http://${registry.host}/v2/${CANARY_DISK_REPOSITORY}/blobs/${manifest.layers[0]!.digest}`);
+    expect(response.ok).toBe(true);
+    const layer = path.join(tmp, 'layer.tar');
+    await writeFile(layer, Buffer.from(await response.arrayBuffer()));
+    const rows = (await execa('tar', ['-tvf', layer, '--numeric-owner'])).stdout.split('\n').map((row) => row.trim().split(/\s+/));
+    const files = rows.filter(([mode]) => !mode?.startsWith('d'));
+    expect(files.map(([mode, owner, size, , , name]) => ({ mode, owner, size: Number(size), name }))).toEqual([
+      { mode: '-r--r--r--', owner: '107/107', size: 1024 * 1024, name: 'disk/canary.img' },
+    ]);
+
+    // Its bytes: canary.asm assembled here by Debian's nasm, as Dockerfile.canary-disk does it.
+    const inImage = (await execa('tar', ['-xOf', layer, 'disk/canary.img'], { encoding: 'buffer' })).stdout;
+    const assembled = await readFile(await assembleCanaryDisk(tmp));
+    const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    expect(sha(inImage)).toBe(sha(assembled));
+
+    const sbom = JSON.parse(await readFile(path.join(out.dir, `canary-disk-${VERSION}.spdx.json`), 'utf8')) as { packages: { name: string }[] };
+    expect(sbom.packages.map((p) => p.name), 'the disk holds no third-party package').toEqual(['canary-disk']);
   });
 });
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the images the real test node runs, with buildah:
-#   - virtgate's agent and aggregator images, and the stand-in base they are built on, by
-#     scripts/images.sh (the same images the release ships; see there);
+#   - virtgate's agent and aggregator images, the canary's containerDisk, and the stand-in base
+#     they are built on, by scripts/images.sh (the same images the release ships; see there);
 #   - the pod sandbox ("pause") image: the static binary of test/lab/node/pause, from scratch;
 #   - cluster DNS: the static CoreDNS binary test/lab/controlplane/build.sh built, from scratch.
 # Each is saved as a docker-archive under $VIRTGATE_CACHE/images, named by a hash of everything

@@ -19,6 +19,8 @@ export interface BuiltImages {
   coredns: BuiltImage;
   agent: BuiltImage;
   aggregator: BuiltImage;
+  /** The VM canary's containerDisk (Dockerfile.canary-disk), imported so a VMI finds it without a registry. */
+  canaryDisk: BuiltImage;
 }
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'images.sh');
@@ -31,12 +33,13 @@ export async function buildImages(): Promise<BuiltImages> {
   }
   const images: Partial<BuiltImages> = {};
   for (const line of result.stdout.trim().split('\n')) {
-    const [role, ref, archive] = line.split(' ');
-    if ((role === 'base' || role === 'pause' || role === 'coredns' || role === 'agent' || role === 'aggregator') && ref && archive) {
+    const [printed, ref, archive] = line.split(' ');
+    const role = printed === 'canary-disk' ? 'canaryDisk' : printed;
+    if ((role === 'base' || role === 'pause' || role === 'coredns' || role === 'agent' || role === 'aggregator' || role === 'canaryDisk') && ref && archive) {
       const colon = ref.lastIndexOf(':');
       images[role] = { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
     }
   }
-  if (!images.pause || !images.coredns || !images.agent || !images.aggregator) throw new Error(`images.sh printed no images:\n${result.stdout}`);
+  if (!images.pause || !images.coredns || !images.agent || !images.aggregator || !images.canaryDisk) throw new Error(`images.sh printed no images:\n${result.stdout}`);
   return images as BuiltImages;
 }

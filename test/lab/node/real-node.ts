@@ -124,7 +124,7 @@ export class RealNode {
       const containerd = await startContainerd(images.pause.ref);
       processes.push(containerd.process);
       // One at a time: several large archives at once only compete for the two cores and the disk.
-      for (const archive of [images.pause.archive, images.coredns.archive, images.agent.archive, images.aggregator.archive, ...extraArchives]) {
+      for (const archive of [images.pause.archive, images.coredns.archive, images.agent.archive, images.aggregator.archive, images.canaryDisk.archive, ...extraArchives]) {
         await containerd.ctr(['images', 'import', archive]);
       }
       log(`containerd up, images imported in ${Date.now() - t} ms`);

@@ -22,6 +22,8 @@ export interface ReleaseFiles {
   seconds: number;
   chartArchive: string;
   imageArchive: (role: ReleaseRole) => string;
+  /** The VM canary's containerDisk, `canary-disk-<version>.oci.tar`. */
+  canaryDiskArchive: string;
   remove: () => Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function makeRelease(version: string, helmBinDir: string): Promise<
     seconds,
     chartArchive: path.join(out.dir, 'chart', `virtgate-${version}.tgz`),
     imageArchive: (role) => path.join(out.dir, `virtgate-${role}-${version}.oci.tar`),
+    canaryDiskArchive: path.join(out.dir, `canary-disk-${version}.oci.tar`),
     remove: out.remove,
   };
 }
@@ -66,8 +69,20 @@ export const releaseRepository = (role: ReleaseRole): string => `virtgate/virtga
  * (for `buildah rmi` afterwards).
  */
 export async function pushImage(buildah: Buildah, registry: LocalRegistry, release: ReleaseFiles, role: ReleaseRole, localName: string): Promise<string> {
-  const pulled = await buildah('pull', '--quiet', `oci-archive:${release.imageArchive(role)}`);
+  return pushArchive(buildah, registry, release.imageArchive(role), `${releaseRepository(role)}:${release.version}`, localName);
+}
+
+/** Where the canary's containerDisk lives in the registry, as the chart names it (canary.diskImage.repository). */
+export const CANARY_DISK_REPOSITORY = 'virtgate/canary-disk';
+
+/** pushImage for the canary's containerDisk: pushed as `virtgate/canary-disk:<version>`. */
+export async function pushCanaryDisk(buildah: Buildah, registry: LocalRegistry, release: ReleaseFiles, localName: string): Promise<string> {
+  return pushArchive(buildah, registry, release.canaryDiskArchive, `${CANARY_DISK_REPOSITORY}:${release.version}`, localName);
+}
+
+async function pushArchive(buildah: Buildah, registry: LocalRegistry, archive: string, repositoryAndTag: string, localName: string): Promise<string> {
+  const pulled = await buildah('pull', '--quiet', `oci-archive:${archive}`);
   await buildah('tag', pulled, localName);
-  await buildah('push', '--quiet', '--tls-verify=false', localName, `docker://${registry.host}/${releaseRepository(role)}:${release.version}`);
+  await buildah('push', '--quiet', '--tls-verify=false', localName, `docker://${registry.host}/${repositoryAndTag}`);
   return pulled;
 }
