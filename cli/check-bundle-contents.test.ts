@@ -48,6 +48,13 @@ describe('virtgate check from the built bin', () => {
     expect([...packages].sort()).toEqual(['commander', 'ms', 'semver', 'zod']);
   });
 
+  it('holds no other subcommand and none of the cluster programs: each is loaded only when it runs', async () => {
+    const bundle = await readFile(BUNDLE, 'utf8');
+    const sources = [...bundle.matchAll(/^\/\/ ((?:cli|core|agent|aggregator|prune|canary)\/[\w/.-]+\.ts)$/gm)].map((match) => match[1] ?? '');
+    expect(sources).toContain('cli/commands/check.ts');
+    expect(sources.filter((source) => /^cli\/commands\/(?!check\.ts$|zod-one-shot\.ts$)/.test(source) || /^(agent|aggregator|prune|canary)\//.test(source))).toEqual([]);
+  });
+
   it('loads no stream, fs/promises, child-process, terminal or network module where /dev/kvm does not open', async () => {
     if (!host) throw new Error('the fixture host was not built');
     const baseline = await modulesLoaded(['-e', '0']);
