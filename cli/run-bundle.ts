@@ -32,28 +32,38 @@ function ownCacheDir(create: boolean): string | undefined {
   }
 }
 
-/** A short, stable name for a path (FNV-1a, 32 bits): each installed bundle keeps its own cache file. */
-function pathKey(file: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < file.length; i += 1) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(36);
+/** The bundle's first line, written by scripts/bundle.ts: `// virtgate <version>`. */
+const VERSION_LINE = /^\/\/ virtgate ([0-9A-Za-z.+-]{1,64})\n/;
+
+interface CacheSlot {
+  /** One file per virtgate version: `check-<version>.bin`. */
+  name: string;
+  /** The first line of the file: which build of the bundle, on which Node.js, the cache was made from. */
+  identity: string;
 }
 
 /**
- * The cache file of this bundle (its path) as built (its size, modification time and inode): V8
- * checks a cache against the source's length only, so a rebuilt bundle of the same length would
- * otherwise be given the old code. V8 rejects a cache from another V8 version or other flags
- * itself (`cachedDataRejected`). Not a hash of the content: node:zlib alone costs 2.6 ms to load.
+ * The cache file of this virtgate version, and the build it must come from. V8 checks a cache
+ * against the source's length only, so the file's first line names the bundle that made it: its
+ * path and build (size, modification time and inode), Node.js's version and architecture. Another
+ * installation of the same version (another path, or the same path rebuilt) does not take it and
+ * writes its own over it. Not a hash of the content: node:zlib alone costs 2.6 ms to load, and a
+ * SHA-1 of the bundle 0.7 ms.
  */
-function cacheName(bundle: URL): { slot: string; name: string } {
+function cacheSlot(bundle: URL, source: string): CacheSlot {
   const { size, mtimeNs, ino } = fs.statSync(bundle, { bigint: true });
-  const slot = `check-${pathKey(bundle.pathname)}-`;
-  return { slot, name: `${slot}${size.toString(36)}-${mtimeNs.toString(36)}-${ino.toString(36)}-${process.version}-${process.arch}.bin` };
+  const version = VERSION_LINE.exec(source)?.[1] ?? 'unversioned';
+  return { name: `check-${version}.bin`, identity: `${JSON.stringify([bundle.pathname, size.toString(), mtimeNs.toString(), ino.toString(), process.version, process.arch])}\n` };
 }
 
-function readCache(file: string): Buffer | undefined {
+/** The cache files of the earlier layout, one per installed path and build: removed when a cache is written. */
+const PER_PATH_CACHE = /^check-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-[0-9a-z]+-v\d+\.\d+\.\d+-\w+\.bin$/;
+
+function readCache(file: string, identity: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file);
+    const data = fs.readFileSync(file);
+    const header = Buffer.from(identity);
+    return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : undefined;
   } catch {
     return undefined;
   }
@@ -61,17 +71,17 @@ function readCache(file: string): Buffer | undefined {
 
 /**
  * Writes the cache under a temporary name and renames it (a concurrent run reads a whole file or
- * none), then removes this bundle's older builds' files; other installations keep theirs.
+ * none), then removes the files of the earlier per-path layout; other versions keep theirs.
  */
-function writeCache({ slot, name }: { slot: string; name: string }, data: Buffer): void {
+function writeCache({ name, identity }: CacheSlot, data: Buffer): void {
   const dir = ownCacheDir(true);
   if (!dir) return;
   try {
     const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
-    fs.writeFileSync(temporary, data, { mode: 0o600 });
+    fs.writeFileSync(temporary, Buffer.concat([Buffer.from(identity), data]), { mode: 0o600 });
     fs.renameSync(temporary, path.join(dir, name));
     for (const entry of fs.readdirSync(dir)) {
-      if (entry !== name && entry.startsWith(slot) && entry.endsWith('.bin')) fs.rmSync(path.join(dir, entry), { force: true });
+      if (PER_PATH_CACHE.test(entry)) fs.rmSync(path.join(dir, entry), { force: true });
     }
   } catch {
     // No cache this time; the next run tries again.
@@ -80,9 +90,9 @@ function writeCache({ slot, name }: { slot: string; name: string }, data: Buffer
 
 export async function runBundle(bundle: URL, argv: string[]): Promise<void> {
   const source = fs.readFileSync(bundle, 'utf8');
-  const cache = cacheName(bundle);
+  const cache = cacheSlot(bundle, source);
   const dir = ownCacheDir(false);
-  const cachedData = dir ? readCache(path.join(dir, cache.name)) : undefined;
+  const cachedData = dir ? readCache(path.join(dir, cache.name), cache.identity) : undefined;
   const script = new vm.Script(source, { filename: bundle.href, ...(cachedData ? { cachedData } : {}) });
   // The bundle's dynamic imports (execa, systeminformation, the other commands), resolved as the bundle's own would be.
   const importer = (specifier: string): Promise<unknown> => import(specifier.startsWith('.') ? new URL(specifier, bundle).href : specifier);

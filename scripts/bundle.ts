@@ -8,20 +8,21 @@
  */
 import path from 'node:path';
 import { build, type Plugin } from 'rolldown';
-import { PACKAGE_ROOT } from '../core/package-info.ts';
+import { PACKAGE_ROOT, VIRTGATE_VERSION } from '../core/package-info.ts';
 
 export const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'bundle');
 
 /**
- * The program's other subcommands are never loaded by the bundle (the bin sends only `check`
- * here); they stay out of it, as imports of their compiled files, so the file holds only what
+ * The program's other subcommands, present and future (any `./commands/<name>.ts` but check),
+ * are never loaded by the bundle (the bin sends only `check` here); they stay out of it, as
+ * imports of their compiled files, so the file holds only what
  * `check` runs. So does `check --node`'s runner (@kubernetes/client-node, ten times the rest of
  * the bundle): the bin runs `check --node` from dist/ (cli/main.ts).
  */
 const otherCommandsFromDist: Plugin = {
   name: 'virtgate-other-commands-from-dist',
   resolveId(source, importer) {
-    const match = /^\.\/commands\/(tuple|agent|aggregator|gate|prune|canary)\.ts$/.exec(source);
+    const match = /^\.\/commands\/(?!check\.ts$)([\w-]+)\.ts$/.exec(source);
     if (match && importer?.endsWith(path.join('cli', 'program.ts'))) return { id: `../cli/commands/${match[1]}.js`, external: true };
     if (source === '../check-node/run.ts' && importer?.endsWith(path.join('cli', 'commands', 'check.ts'))) return { id: '../cli/check-node/run.js', external: true };
     return null;
@@ -71,7 +72,8 @@ const lazyChildProcessInCommander: Plugin = {
  * run compiles most functions lazily, so it misses them. The chunk has no static import left
  * (built-ins come through getBuiltinModule); import.meta.url becomes the file's URL and each
  * `import("…")` the bin's importer, both passed in (a script's own import() would need vm's
- * experimental loader option).
+ * experimental loader option). Its first line, `// virtgate <version>`, names the code cache's
+ * file: one per version.
  */
 const asFunctionExpression: Plugin = {
   name: 'virtgate-as-function-expression',
@@ -83,7 +85,7 @@ const asFunctionExpression: Plugin = {
       .replace(/\bimport\((?=")/g, '__virtgateImport(')
       .replace(EXPORT, '\nreturn { main };\n');
     if (/\bimport\(|import\.meta/.test(body)) throw new Error('bundle: check.js has an import() or import.meta the function expression cannot take');
-    return `(function (__virtgateBundleUrl, __virtgateImport) {\n"use strict";\n${body}})\n`;
+    return `// virtgate ${VIRTGATE_VERSION}\n(function (__virtgateBundleUrl, __virtgateImport) {\n"use strict";\n${body}})\n`;
   },
 };
 

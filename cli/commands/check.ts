@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access } from '../../core/fs-promised.ts';
 import './zod-one-shot.ts';
 import { Command } from 'commander';
 import { evaluate } from '../../core/checks/evaluate.ts';
@@ -14,6 +14,7 @@ import { renderCheckTable } from '../render/check-table.ts';
 import { type CheckSettings, checkSettings } from '../settings/check.ts';
 import { addSettings, configOf } from '../settings/flags.ts';
 import { exitCodesHelp } from '../exit-codes.ts';
+import { writeStdout } from '../stdout.ts';
 import { addCheckNodeOptions, isCheckOnNode } from '../check-node/hook.ts';
 import { EXIT, toUsageError, UsageError } from '../usage-error.ts';
 
@@ -61,11 +62,11 @@ async function runCheck(flags: Record<string, unknown>): Promise<number> {
   if (settings.json) {
     const inventory = await inventoryFor(settings.hostRoot);
     const report: CheckReport = { ...typeMeta(DOCUMENT_KINDS.check), ...verdict, virtgateVersion: VIRTGATE_VERSION, hostRoot: settings.hostRoot, policy, facts, inventory };
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    writeStdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     // Wrapped to the terminal's width; piped output keeps one line per row for grep and diff.
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-    process.stdout.write(renderCheckTable(verdict, settings.hostRoot, { width }));
+    writeStdout(renderCheckTable(verdict, settings.hostRoot, { width }));
   }
   return verdict.ready ? EXIT.ok : EXIT.notReady;
 }

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { stat } from '../fs-promised.ts';
 import { DEVICE_SPECS, type DeviceSpecs } from './host/device-numbers.ts';
 import type { KvmRunSettings, ProbeContext } from './family.ts';
 import { errorDetail } from './host/files.ts';

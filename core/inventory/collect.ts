@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir } from '../fs-promised.ts';
 import { readHostFile } from '../checks/host/files.ts';
 import { brandOf, memoryTotalOf, readCpuinfo, systemOf, topologyOf } from './from-files.ts';
 import { type Inventory, inventorySchema, notCollected } from './schema.ts';

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat } from '../../fs-promised.ts';
 import type { DeviceSpec } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath } from '../host/files.ts';

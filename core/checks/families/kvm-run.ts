@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat } from '../../fs-promised.ts';
 import path from 'node:path';
 import type { StepRecord } from '../../kvm/guest-steps.ts';
 import { type GuestRun, runGuest } from '../../kvm/run-guest.ts';

@@ -1,4 +1,5 @@
-import { type HostDevices, PASSTHROUGH_STATES, type PciDeviceRow } from '../../report/host-devices.ts';
+import { PASSTHROUGH_STATES } from '../../report/host-devices-vocabulary.ts';
+import type { HostDevices, PciDeviceRow } from '../../report/host-devices.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { MAX_PCI_FUNCTIONS, walkPci } from '../host/pci-walk.ts';
 import { summarisePassthrough } from '../host/passthrough-inventory.ts';

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { stat } from '../../fs-promised.ts';
 import type { DeviceName } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath } from '../host/files.ts';

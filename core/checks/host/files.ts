@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir } from '../../fs-promised.ts';
 import path from 'node:path';
 
 /** A file read under the host root: its content, its absence, or why it could not be read. */
@@ -51,7 +51,7 @@ export async function readHostFile(hostRoot: string, relative: string, maxBytes 
     let total = 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);
     while (total < maxBytes) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, maxBytes - total), null);
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, maxBytes - total));
       if (bytesRead === 0) return { state: 'ok', text: Buffer.concat(chunks).toString('utf8'), truncated: false };
       chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
       total += bytesRead;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keepsGroupViable, summarisePassthrough } from './passthrough-inventory.ts';
 import type { PciFunctionReading, PciWalk } from './pci-walk.ts';
@@ -68,5 +69,19 @@ describe('summarisePassthrough', () => {
     const types = (available: number) => [{ type: 'nvidia-222', name: 'GRID T4-1Q', availableInstances: available }];
     const devices = summarisePassthrough(walk([fn('0000:3b:00.0', '10de:1eb8', '030200', 'nvidia', '20', types(4)), fn('0000:af:00.0', '10de:1eb8', '030200', 'nvidia', '21', types(16))], [], ['GRID T4-1Q', 'GRID T4-1Q']));
     expect(devices.mediated).toEqual([{ name: 'GRID_T4-1Q', type: 'nvidia-222', available: 20, created: 2 }]);
+  });
+
+  it('orders rows of one state by selector, then class, as localeCompare does, for hex ids and for any other text', () => {
+    // Ids as sysfs gives them (hex, some uppercase or 0x-prefixed, letters next to digits) and text that is not hex.
+    const id = (length: number) => fc.oneof(fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${length}}$`)), fc.string({ maxLength: length + 2 }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(id(4), id(4), id(6)), { minLength: 2, maxLength: 12 }), (ids) => {
+        const functions = ids.map(([vendor, device, pciClass], index) => ({ ...fn(`0000:00:${index.toString(16).padStart(2, '0')}.0`, '', pciClass, null, '1'), vendor, device }));
+        const rows = summarisePassthrough(walk(functions)).pci;
+        const expected = [...rows].sort((a, b) => a.selector.localeCompare(b.selector) || a.class.localeCompare(b.class));
+        expect(rows.map((row) => `${row.selector}|${row.class}`)).toEqual(expected.map((row) => `${row.selector}|${row.class}`));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

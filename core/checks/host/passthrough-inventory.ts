@@ -1,13 +1,5 @@
-import {
-  type HostDevices,
-  MAX_DEVICE_ROWS,
-  MAX_MEDIATED_TYPES,
-  type MediatedTypeRow,
-  mdevSelectorName,
-  PASSTHROUGH_STATES,
-  type PassthroughState,
-  type PciDeviceRow,
-} from '../../report/host-devices.ts';
+import { MAX_DEVICE_ROWS, MAX_MEDIATED_TYPES, mdevSelectorName, PASSTHROUGH_STATES, type PassthroughState, PCI_SELECTOR } from '../../report/host-devices-vocabulary.ts';
+import type { HostDevices, MediatedTypeRow, PciDeviceRow } from '../../report/host-devices.ts';
 import type { PciFunctionReading, PciWalk } from './pci-walk.ts';
 
 /**
@@ -62,6 +54,18 @@ function classify(fn: PciFunctionReading, groups: ReadonlyMap<string, PciFunctio
 
 const STATE_ORDER = new Map(PASSTHROUGH_STATES.map((state, index) => [state, index]));
 
+const CLASS_SHAPE = /^[0-9a-f]{6}$/;
+
+/**
+ * localeCompare's order for two identifiers of one hex shape (same length, one case, digits before
+ * letters) is the code units' order, which needs no ICU collator: its set-up on the first
+ * localeCompare costs 7 ms, a seventh of `virtgate check`. Any other text still gets localeCompare.
+ */
+function compareIdentifiers(a: string, b: string, shape: RegExp): number {
+  if (!shape.test(a) || !shape.test(b)) return a.localeCompare(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function pciRows(walk: PciWalk): PciDeviceRow[] {
   const groups = new Map<string, PciFunctionReading[]>();
   for (const fn of walk.functions) {
@@ -92,7 +96,7 @@ function pciRows(walk: PciWalk): PciDeviceRow[] {
   }
   // Usable and nearly usable devices first, so a capped list keeps what passthrough is about.
   return [...rows.values()]
-    .sort((a, b) => (STATE_ORDER.get(a.state) ?? 0) - (STATE_ORDER.get(b.state) ?? 0) || a.selector.localeCompare(b.selector) || a.class.localeCompare(b.class))
+    .sort((a, b) => (STATE_ORDER.get(a.state) ?? 0) - (STATE_ORDER.get(b.state) ?? 0) || compareIdentifiers(a.selector, b.selector, PCI_SELECTOR) || compareIdentifiers(a.class, b.class, CLASS_SHAPE))
     .slice(0, MAX_DEVICE_ROWS);
 }
 
