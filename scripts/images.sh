@@ -47,7 +47,7 @@ base_key="$( (recipe ensure_base; echo "$npm_version"; sha256sum "$node_bin" 2>/
 # The virtgate images: the base, their Dockerfile, and every file the build context holds
 # (the context is what .dockerignore leaves of the repository).
 context_files() {
-  (cd "$repo" && git ls-files -co --exclude-standard -- package.json package-lock.json tsconfig.json tsconfig.build.json core agent aggregator prune cli data scripts/bundle-image.ts scripts/image-root.sh \
+  (cd "$repo" && git ls-files -co --exclude-standard -- package.json package-lock.json tsconfig.json tsconfig.build.json core agent aggregator prune canary cli data scripts/bundle-image.ts scripts/image-root.sh \
     | grep -v '\.test\.ts$' | LC_ALL=C sort)
 }
 context_hash="$(cd "$repo" && context_files | while read -r f; do [[ -f "$f" ]] && sha256sum "$f"; done | hash)"
