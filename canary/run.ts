@@ -207,6 +207,9 @@ async function look(api: CanaryApi, observer: RunObserver, follow: Follow, bound
     follow.console = await api.readConsole(podName).catch(() => follow.console);
     markerSeen = consoleShowsNonce(follow.console, follow.uuid);
     step('guestMarker', markerSeen);
+    // The guest printed, so the domain ran: when the VMI watch has not delivered phase Running yet
+    // (it can trail the console), the marker's time is when the VMI was Running at the latest.
+    step('vmiRunning', markerSeen);
   }
   const timedOut = at - follow.createdAt >= boundSeconds * 1000;
   return outcomeOf({ vmi, vmiGone: observer.vmiGone(follow.name), pod, console: follow.console, markerSeen }, timedOut, boundSeconds);
