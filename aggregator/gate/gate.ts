@@ -14,7 +14,7 @@ import { canRunVms } from '../readiness/sort.ts';
 import { safely } from '../model/untrusted.ts';
 import { clusterVersions } from './cluster-versions.ts';
 import { guarded } from './guard.ts';
-import { migrationPlan, withMigrationTargets } from './migration.ts';
+import { migrationPlan, targetCounts } from './migration.ts';
 import { evaluateTuple } from './tuple.ts';
 import { exitCodeFor, worstStatus } from './status.ts';
 import type { GateCheck, GateResult } from '../documents/gate.ts';
@@ -39,7 +39,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   const assessed = assessNodes(model, config, now);
   const plan = migrationPlan(assessed.nodes);
-  const readiness = withMigrationTargets(summariseReadiness(model, assessed), plan);
+  const readiness = summariseReadiness(model, assessed, now, targetCounts(plan));
   const nodes = assessed.nodes;
   const versions = clusterVersions(model);
   const kubevirt = model.kubevirt;

@@ -1,6 +1,5 @@
 import { canRunVms } from '../readiness/sort.ts';
 import type { AssessedNode } from '../readiness/assess-node.ts';
-import type { ClusterReadiness } from '../documents/readiness.ts';
 
 /**
  * Live-migration targets, per ready node. KubeVirt's default CPU model is `host-model`: a VM
@@ -342,13 +341,12 @@ function explainStranded(
 /** Target counts by node name, once per plan (a reused plan reuses them). */
 const countsByPlan = new WeakMap<MigrationPlan, Map<string, number>>();
 
-/** The readiness with each ready node's target count filled in (new node objects; the input is not changed). */
-export function withMigrationTargets(readiness: ClusterReadiness, plan: MigrationPlan): ClusterReadiness {
+/** Each ready node's live-migration target count, by name (for summariseReadiness). */
+export function targetCounts(plan: MigrationPlan): ReadonlyMap<string, number> {
   let counts = countsByPlan.get(plan);
   if (!counts) {
     counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
     countsByPlan.set(plan, counts);
   }
-  const found = counts;
-  return { ...readiness, nodes: readiness.nodes.map((node) => ({ ...node, migrationTargets: found.get(node.name) ?? null })) };
+  return counts;
 }

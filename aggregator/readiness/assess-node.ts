@@ -4,7 +4,13 @@ import { clip } from '../model/untrusted.ts';
 import { attributionProblem } from './attribution.ts';
 import type { NodeReadiness, NodeState, UnknownCause } from '../documents/readiness.ts';
 
-/** A node with what the gate checks need: its readiness, the Node, and its attributed report. */
+/**
+ * A node with what the gate checks need: its readiness, the Node, and its attributed report.
+ * `readiness.heartbeatAgeSeconds` and `readiness.migrationTargets` are null here: the age moves
+ * with the clock and the targets need every node, so summariseReadiness fills both in, and an
+ * assessment stays valid (and is kept, cluster-readiness.ts) while the node's objects and its
+ * freshness do not change.
+ */
 export interface AssessedNode {
   node: NodeModel;
   readiness: NodeReadiness;
@@ -34,19 +40,38 @@ export function assessNode(node: NodeModel, reports: readonly ReportParse[], opt
   const problem = attributionProblem(report, node);
   if (problem !== null) return unknown(node, null, 'forged', `report ignored: ${problem}`);
 
-  const ageSeconds = Math.round((options.nowMs - report.heartbeatMs) / 1000);
+  const ageSeconds = heartbeatAgeSeconds(report, options.nowMs);
   if (ageSeconds < -options.staleAfterSeconds) {
     return unknown(node, null, 'invalid', `report ignored: heartbeatAt ${report.heartbeatAt} is ${-ageSeconds}s in the future`);
   }
   if (ageSeconds > options.staleAfterSeconds) {
-    return unknown(node, report, 'stale', `report is stale: last heartbeat ${formatAge(ageSeconds)} ago (limit ${formatAge(options.staleAfterSeconds)})`, ageSeconds);
+    return unknown(node, report, 'stale', `report is stale: last heartbeat ${formatAge(ageSeconds)} ago (limit ${formatAge(options.staleAfterSeconds)})`);
   }
   const { state, reason } = stateOf(node, report);
-  return { node, report, readiness: readinessOf(node, report, state, reason, null, ageSeconds, options.prefix) };
+  return { node, report, readiness: readinessOf(node, report, state, reason, null, options.prefix) };
 
-  function unknown(node: NodeModel, report: NodeReport | null, cause: UnknownCause, reason: string, age: number | null = null): AssessedNode {
-    return { node, report, readiness: readinessOf(node, report, 'unknown', reason, cause, age, options.prefix) };
+  function unknown(node: NodeModel, report: NodeReport | null, cause: UnknownCause, reason: string): AssessedNode {
+    return { node, report, readiness: readinessOf(node, report, 'unknown', reason, cause, options.prefix) };
   }
+}
+
+/** Seconds from the report's heartbeat to `nowMs` (negative: in the future). */
+export function heartbeatAgeSeconds(report: NodeReport, nowMs: number): number {
+  return Math.round((nowMs - report.heartbeatMs) / 1000);
+}
+
+/**
+ * Whether `assessNode` would give the same answer at `nowMs` as when `assessed` was made from the
+ * same objects: its state does not depend on the clock (no report, duplicates, forged) or the
+ * report is still fresh. A stale report's reason names its age and an invalid one may be a
+ * heartbeat in the future, so neither is reused (both are rare).
+ */
+export function stillValidAt(assessed: AssessedNode, options: Pick<AssessOptions, 'staleAfterSeconds' | 'nowMs'>): boolean {
+  const { report, readiness } = assessed;
+  if (readiness.unknownCause === 'stale' || readiness.unknownCause === 'invalid') return false;
+  if (report === null) return true;
+  const age = heartbeatAgeSeconds(report, options.nowMs);
+  return age >= -options.staleAfterSeconds && age <= options.staleAfterSeconds;
 }
 
 function stateOf(node: NodeModel, report: NodeReport): { state: NodeState; reason: string } {
@@ -76,7 +101,6 @@ function readinessOf(
   state: NodeState,
   reason: string,
   unknownCause: UnknownCause | null,
-  ageSeconds: number | null,
   prefix: string,
 ): NodeReadiness {
   return {
@@ -89,10 +113,10 @@ function readinessOf(
     kernel: report?.kernel ?? (node.kernelVersion === null ? null : clip(node.kernelVersion, 64)),
     containerRuntime: node.containerRuntimeVersion === null ? null : clip(node.containerRuntimeVersion, 100),
     heartbeatAt: report?.heartbeatAt ?? null,
-    heartbeatAgeSeconds: report === null ? null : ageSeconds,
+    // Both filled in by summariseReadiness (see AssessedNode).
+    heartbeatAgeSeconds: null,
     agentVersion: report?.agentVersion ?? null,
     failingChecks: report === null ? [] : failingChecks(report.checks),
-    // Needs every node: the gate fills it in (gate/migration.ts).
     migrationTargets: null,
     inventory: report?.inventory ?? null,
     confidential: report?.confidential ? STRONGEST_FIRST.filter((kind) => report.confidential?.[kind].available === true) : null,

@@ -2,11 +2,37 @@ import type { ClusterModel } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
 import type { ReportParse } from '../model/report.ts';
 import { clip } from '../model/untrusted.ts';
-import { type AssessedNode, assessNode } from './assess-node.ts';
+import type { NodeModel } from '../model/node.ts';
+import { type AssessedNode, assessNode, heartbeatAgeSeconds, stillValidAt } from './assess-node.ts';
 import { compareWorstFirst } from './sort.ts';
 import { type ClusterReadiness, NODE_STATES, type NodeState } from '../documents/readiness.ts';
 
 const MAX_ORPHANS_LISTED = 10;
+
+/**
+ * The last assessment of each Node object, and what it was made from. The aggregator narrows a
+ * Node or report once, when it arrives, and replaces (never changes) the object when it changes:
+ * while a node's objects are the same and its answer does not move with the clock
+ * (assess-node.ts stillValidAt), its assessment is the same, so a recompute at 100,000 nodes
+ * re-assesses only the nodes whose objects changed. Same input, same output: a cache, not state.
+ */
+const kept = new WeakMap<NodeModel, { parses: readonly ReportParse[]; staleAfterSeconds: number; prefix: string; assessed: AssessedNode }>();
+
+function assessKept(node: NodeModel, parses: readonly ReportParse[], options: { staleAfterSeconds: number; prefix: string; nowMs: number }): AssessedNode {
+  const entry = kept.get(node);
+  if (entry && entry.staleAfterSeconds === options.staleAfterSeconds && entry.prefix === options.prefix && sameItems(entry.parses, parses) && stillValidAt(entry.assessed, options)) {
+    return entry.assessed;
+  }
+  const assessed = assessNode(node, parses, options);
+  kept.set(node, { parses, staleAfterSeconds: options.staleAfterSeconds, prefix: options.prefix, assessed });
+  return assessed;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Every node assessed, worst first, and the reports nobody claims. Pure; O(nodes + reports). */
 export function assessNodes(
@@ -14,48 +40,69 @@ export function assessNodes(
   config: Pick<GateConfig, 'staleAfterSeconds' | 'prefix'>,
   now: Date,
 ): { nodes: AssessedNode[]; orphanReports: string[]; unnamedReports: number } {
-  // Reports by the name they claim, and whether a Node of that name took them: the ones no Node
-  // takes are the orphans (marking beats a second set of 5,000 names on every recompute).
-  const byName = new Map<string, { parses: ReportParse[]; claimed: boolean }>();
+  // Reports sorted by the name they claim, walked beside the nodes (sorted by name in the model):
+  // the reports between two nodes' names are the orphans. A merge, not a map of 100,000 names
+  // built on every recompute; the reports usually arrive sorted already (the API server lists them so).
+  const named: ReportParse[] = [];
   let unnamedReports = 0;
   for (const parse of model.reports) {
-    const name = parse.state === 'valid' ? parse.report.name : parse.name;
-    if (name === null) {
-      unnamedReports += 1;
-      continue;
-    }
-    const entry = byName.get(name);
-    if (entry) entry.parses.push(parse);
-    else byName.set(name, { parses: [parse], claimed: false });
+    if (reportName(parse) === null) unnamedReports += 1;
+    else named.push(parse);
   }
-  const options = { staleAfterSeconds: config.staleAfterSeconds, prefix: config.prefix, nowMs: now.getTime() };
-  const nodes = model.nodes.map((node) => {
-    const entry = byName.get(node.name);
-    if (entry) entry.claimed = true;
-    return assessNode(node, entry?.parses ?? [], options);
-  });
+  named.sort((a, b) => compareNames(reportName(a) as string, reportName(b) as string));
   const orphanReports: string[] = [];
-  byName.forEach((entry, name) => {
-    if (!entry.claimed) orphanReports.push(name);
+  const options = { staleAfterSeconds: config.staleAfterSeconds, prefix: config.prefix, nowMs: now.getTime() };
+  let next = 0;
+  const orphansBefore = (name: string | null) => {
+    for (let claim = reportName(named[next]); claim !== null && (name === null || claim < name); claim = reportName(named[next])) {
+      if (orphanReports[orphanReports.length - 1] !== claim) orphanReports.push(claim);
+      next += 1;
+    }
+  };
+  const nodes = model.nodes.map((node) => {
+    orphansBefore(node.name);
+    const first = next;
+    while (next < named.length && reportName(named[next]) === node.name) next += 1;
+    return assessKept(node, first === next ? NO_REPORTS : named.slice(first, next), options);
   });
-  orphanReports.sort();
+  orphansBefore(null);
   nodes.sort((a, b) => compareWorstFirst(a.readiness, b.readiness));
   return { nodes, orphanReports, unnamedReports };
 }
 
-/** Counts by state, the ready ratio and the nodes worst first. */
+const NO_REPORTS: readonly ReportParse[] = [];
+
+/** The node name a report claims (null: unreadable, or past the end of a list). */
+function reportName(parse: ReportParse | undefined): string | null {
+  if (parse === undefined) return null;
+  return parse.state === 'valid' ? parse.report.name : parse.name;
+}
+
+const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Counts by state, the ready ratio and the nodes worst first, each with its heartbeat's age at
+ * `now` and its live-migration target count (`targets`, from gate/migration.ts; none: null).
+ */
 export function summariseReadiness(
   model: ClusterModel,
   assessed: { nodes: readonly AssessedNode[]; orphanReports: readonly string[]; unnamedReports: number },
+  now: Date,
+  targets: ReadonlyMap<string, number> = new Map(),
 ): ClusterReadiness {
   const counts = Object.fromEntries(NODE_STATES.map((state) => [state, 0])) as Record<NodeState, number>;
   for (const item of assessed.nodes) counts[item.readiness.state] += 1;
   const total = assessed.nodes.length;
+  const nowMs = now.getTime();
   return {
     total,
     counts,
     readyRatio: total === 0 ? 0 : (counts.ready + counts.emulation) / total,
-    nodes: assessed.nodes.map((item) => item.readiness),
+    nodes: assessed.nodes.map(({ readiness, report }) => ({
+      ...readiness,
+      heartbeatAgeSeconds: report === null ? null : heartbeatAgeSeconds(report, nowMs),
+      migrationTargets: targets.get(readiness.name) ?? null,
+    })),
     ignored: {
       unnamedNodes: model.ignoredNodes.unnamed,
       duplicateNodes: model.ignoredNodes.duplicates,
@@ -68,5 +115,5 @@ export function summariseReadiness(
 
 /** Cluster readiness in one call, for callers that do not need the gate. */
 export function computeReadiness(model: ClusterModel, config: Pick<GateConfig, 'staleAfterSeconds' | 'prefix'>, now: Date): ClusterReadiness {
-  return summariseReadiness(model, assessNodes(model, config, now));
+  return summariseReadiness(model, assessNodes(model, config, now), now);
 }
