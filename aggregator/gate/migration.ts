@@ -130,7 +130,7 @@ export function labelProfile(labels: Readonly<Record<string, string>>): FeatureP
 
 interface FeatureSet {
   profile: FeatureProfile | null;
-  /** Equal keys, equal profiles: what groups nodes (order as written; an unsorted list only groups less). */
+  /** Equal keys, equal profiles: what groups nodes (short: it is part of every node's group key). */
   key: string;
 }
 
@@ -141,11 +141,26 @@ interface FeatureSet {
 const fromReports = new WeakMap<readonly string[], FeatureSet>();
 const fromLabels = new WeakMap<Readonly<Record<string, string>>, FeatureSet>();
 
+/**
+ * One shared FeatureSet per distinct list: a cluster has a few CPU kinds, and a set of ~100
+ * features per node kept 100,000 times was most of the aggregator's heap at 100,000 nodes (and
+ * its garbage collector's work). Bounded: past MAX_SHARED lists it starts over, which only shares less.
+ */
+const shared = new Map<string, FeatureSet>();
+const MAX_SHARED = 10_000;
+let nextKey = 0;
+
 function cached<K extends object>(cache: WeakMap<K, FeatureSet>, source: K, build: () => FeatureProfile | null): FeatureSet {
   let entry = cache.get(source);
   if (!entry) {
     const profile = build();
-    entry = { profile, key: profile === null ? '-' : `${[...profile.needs].join(',')}>${[...profile.offers].join(',')}` };
+    const content = profile === null ? '-' : `${[...profile.needs].join(',')}>${[...profile.offers].join(',')}`;
+    entry = shared.get(content);
+    if (!entry) {
+      if (shared.size >= MAX_SHARED) shared.clear();
+      entry = { profile, key: profile === null ? '-' : `#${(nextKey += 1)}` };
+      shared.set(content, entry);
+    }
     cache.set(source, entry);
   }
   return entry;
