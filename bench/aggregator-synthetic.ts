@@ -23,6 +23,7 @@ import { assessNodes } from '../aggregator/readiness/cluster-readiness.ts';
 import { Aggregator } from '../aggregator/service/aggregator.ts';
 import { loadVersionData } from '../aggregator/versions/load.ts';
 import { AGGREGATOR_NODE_OPTIONS } from './aggregator-scale.ts';
+import { startHttpReader } from './http-reader.ts';
 import { p95, timeRuns } from './stats.ts';
 import { syntheticCluster, syntheticNode, syntheticReport } from './synthetic-cluster.ts';
 import { renderTable, type BenchRow } from './table.ts';
@@ -42,6 +43,8 @@ interface Figures {
   /** The process's CPU time from the WATCH event to the new report: the recompute without waiting for a core. */
   recomputeCpuMs: number[];
   gateMs: number[];
+  /** The first /api/v1/gate read after each recompute: it serialises the new report. */
+  firstGateMs: number[];
   healthzMs: number[];
   metricsMs: number[];
   metricsBytes: number;
@@ -79,6 +82,7 @@ async function waitUntil(what: string, check: () => Promise<boolean> | boolean, 
 async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figures> {
   const now = new Date();
   const version = await versionServer();
+  const reader = startHttpReader();
   const cluster = syntheticCluster(size, now);
   const config = { ...AGGREGATOR_DEFAULTS, port: 0, bindAddress: '127.0.0.1', perNodeMetrics };
   const aggregator = new Aggregator({ kc: version.kc, config, data: await loadVersionData(config.versionsFile), log: pino({ level: 'silent' }), clients: cluster.clients });
@@ -89,14 +93,14 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
     await waitUntil('the first full sync', async () => (await fetch(`${url}/readyz`)).status === 200, 600_000);
     const syncMs = performance.now() - started;
     const reads = size > 20_000 ? 40 : 100;
-    const gateMs = await timeRuns(reads, () => fetch(`${url}/api/v1/gate`).then((r) => r.arrayBuffer()));
-    const healthzMs = await timeRuns(reads, () => fetch(`${url}/healthz`).then((r) => r.arrayBuffer()));
-    const metricsMs = await timeRuns(reads, () => fetch(`${url}/metrics`).then((r) => r.arrayBuffer()));
-    const metricsBytes = (await (await fetch(`${url}/metrics`)).arrayBuffer()).byteLength;
-    const gateBytes = (await (await fetch(`${url}/api/v1/gate`)).arrayBuffer()).byteLength;
+    // The reads come from a client process of its own (http-reader.ts), as Prometheus's or curl's would.
+    const gate = await reader.time(`${url}/api/v1/gate`, reads);
+    const healthz = await reader.time(`${url}/healthz`, reads);
+    const metrics = await reader.time(`${url}/metrics`, reads);
     // One report flipped, as an agent would write it: each flip is one debounced recompute.
     const recomputeMs: number[] = [];
     const recomputeCpuMs: number[] = [];
+    const firstGateMs: number[] = [];
     for (let i = 0; i < RECOMPUTES; i += 1) {
       const before = aggregator.latest();
       const cpu = process.cpuUsage();
@@ -105,9 +109,9 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
       const used = process.cpuUsage(cpu);
       recomputeCpuMs.push((used.user + used.system) / 1000);
       recomputeMs.push(aggregator.latest()?.durationMs ?? Number.NaN);
-      // A scrape and a read between recomputes, as Prometheus and the page would.
-      await fetch(`${url}/metrics`).then((r) => r.arrayBuffer());
-      await fetch(`${url}/api/v1/gate`).then((r) => r.arrayBuffer());
+      // A read and a scrape between recomputes, as the page and Prometheus would.
+      firstGateMs.push(...(await reader.time(`${url}/api/v1/gate`, 1, 0)).durations);
+      await reader.time(`${url}/metrics`, 1, 0);
     }
     const rssMiB = process.memoryUsage.rss() / MiB;
     if (process.env.VIRTGATE_BENCH_DEBUG) process.stderr.write(`${JSON.stringify({ memory: process.memoryUsage(), cpu: process.cpuUsage() })}\n`);
@@ -121,8 +125,12 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
     });
     const assessed = assessNodes(model, config, now);
     const migrationMs = await timeRuns(MIGRATION_RUNS, async () => migrationPlan(assessed.nodes), 2);
-    return { size, perNodeMetrics, syncMs, rssMiB, recomputeMs, recomputeCpuMs, gateMs, healthzMs, metricsMs, metricsBytes, gateBytes, migrationMs };
+    return {
+      size, perNodeMetrics, syncMs, rssMiB, recomputeMs, recomputeCpuMs, firstGateMs, migrationMs,
+      gateMs: gate.durations, healthzMs: healthz.durations, metricsMs: metrics.durations, metricsBytes: metrics.bytes, gateBytes: gate.bytes,
+    };
   } finally {
+    reader.close();
     await aggregator.stop();
     version.close();
   }
@@ -180,10 +188,12 @@ export async function aggregatorSyntheticBench(log: (text: string) => void, size
     const reads = run.gateMs.length;
     rows.push(
       { section, figure: 'time to first full sync (start → /readyz 200; LIST pages decoded in process)', value: run.syncMs / 1000, unit: 's', target: { text: large ? '≤ 60 s' : '≤ 10 s', met: (v) => v <= (large ? 60 : 10) } },
-      { section, figure: `RSS after sync, reads and ${RECOMPUTES} recomputes, bench client in the same process (NODE_OPTIONS=${AGGREGATOR_NODE_OPTIONS})`, value: run.rssMiB, unit: 'MiB', target: { text: '≤ 2 GiB', met: (v) => v <= TARGETS_AT_100K.rss } },
+      { section, figure: `RSS after sync, reads and ${RECOMPUTES} recomputes (NODE_OPTIONS=${AGGREGATOR_NODE_OPTIONS})`, value: run.rssMiB, unit: 'MiB', target: { text: '≤ 2 GiB', met: (v) => v <= TARGETS_AT_100K.rss } },
       { section, figure: `gate recompute, p95 of ${RECOMPUTES}`, value: p95(run.recomputeMs), unit: 'ms', target: large ? { text: '≤ 500 ms', met: (v) => v <= TARGETS_AT_100K.recompute } : { text: '≤ 50 ms', met: (v) => v <= 50 }, baseline: { label: 'migration plan alone, p95', value: p95(run.migrationMs) }, ratio: 'value/baseline' },
       { section, figure: `CPU time from the WATCH event to the new report, p95 of ${RECOMPUTES} (all threads, GC included)`, value: p95(run.recomputeCpuMs), unit: 'ms', target: large ? { text: '≤ 500 ms', met: (v) => v <= TARGETS_AT_100K.recompute } : { text: '≤ 50 ms', met: (v) => v <= 50 }, baseline: { label: 'wall p95', value: p95(run.recomputeMs) }, ratio: 'value/baseline' },
-      { section, figure: `/api/v1/gate latency, p95 of ${reads} (${(run.gateBytes / MiB).toFixed(1)} MiB)`, value: p95(run.gateMs), unit: 'ms', target: large ? { text: '≤ 200 ms', met: (v) => v <= TARGETS_AT_100K.api } : { text: '≤ 50 ms', met: (v) => v <= 50 }, baseline: { label: '/healthz p95, same server', value: p95(run.healthzMs) }, ratio: 'value/baseline' },
+      { section, figure: `/api/v1/gate latency, p95 of ${reads} (${(run.gateBytes / MiB).toFixed(1)} MiB; client in its own process)`, value: p95(run.gateMs), unit: 'ms', target: large ? { text: '≤ 200 ms', met: (v) => v <= TARGETS_AT_100K.api } : { text: '≤ 50 ms', met: (v) => v <= 50 }, baseline: { label: '/healthz p95, same server', value: p95(run.healthzMs) }, ratio: 'value/baseline' },
+      // No target: the one read per report that serialises it (bytes kept until the next recompute).
+      { section, figure: `first /api/v1/gate read after a recompute (serialises the new report), p95 of ${RECOMPUTES}`, value: p95(run.firstGateMs), unit: 'ms', baseline: { label: 'later reads p95', value: p95(run.gateMs) }, ratio: 'value/baseline' },
       {
         section,
         figure: `/metrics latency, p95 of ${reads}, per-node series on (${(run.metricsBytes / 1024).toFixed(0)} KiB)`,
