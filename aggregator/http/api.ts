@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GATE_STATUSES, type GateStatus } from '../documents/gate.ts';
-import { NODE_STATES, type NodeState } from '../documents/readiness.ts';
+import { clusterReadinessSchema, NODE_STATES, type NodeState, nodeReadinessSchema } from '../documents/readiness.ts';
 import type { ReportSource } from '../service/report-source.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { registerCanaryRoute } from './canary-route.ts';
 import { ReportBytes, withMember } from './report-bytes.ts';
+import { gateDocumentBytes } from './gate-bytes.ts';
 import { aggregatorStatusSchema } from '../documents/aggregator-status.ts';
 import { jsonSchema } from '../documents/json-schema.ts';
 import {
@@ -45,6 +46,8 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
   // (report-bytes.ts), through the same schemas as every other response, with the live
   // `aggregator` status appended as their last member, where the response schemas put it.
   const reportSchema = jsonSchema(gateDocumentSchema);
+  const readinessSchema = jsonSchema(clusterReadinessSchema);
+  const nodeSchema = jsonSchema(nodeReadinessSchema);
   const nodesSchema = jsonSchema(nodesDocumentSchema);
   const statusSchema = jsonSchema(aggregatorStatusSchema);
   const reports = new ReportBytes<'gate'>();
@@ -80,7 +83,15 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     const latest = source.latest();
     if (!latest) return reply.code(503).send(notSynced());
     const { report } = latest;
-    return withStatus(reply, reports.open(report, 'gate', () => reply.compileSerializationSchema(reportSchema)({ ...typeMeta(DOCUMENT_KINDS.apiGate), ...report })));
+    return withStatus(
+      reply,
+      reports.open(report, 'gate', () =>
+        gateDocumentBytes(
+          { ...typeMeta(DOCUMENT_KINDS.apiGate), ...report },
+          { document: reply.compileSerializationSchema(reportSchema), readiness: reply.compileSerializationSchema(readinessSchema), node: reply.compileSerializationSchema(nodeSchema) },
+        ),
+      ),
+    );
   });
 
   app.get('/api/v1/summary', { schema: { response: { 200: jsonSchema(summaryResponseSchema), 503: error } } }, async (_request, reply) => {

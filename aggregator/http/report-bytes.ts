@@ -17,7 +17,7 @@ export class ReportBytes<Key> {
    * The document for `report` and `key` (e.g. a filter), serialised by `serialise` the first time
    * it is asked for. The bytes are an object's JSON without its closing brace, ready for `withMember`.
    */
-  open(report: object, key: Key, serialise: () => string): Buffer {
+  open(report: object, key: Key, serialise: () => string | Buffer): Buffer {
     let documents = this.byReport.get(report);
     if (!documents) {
       documents = new Map();
@@ -26,8 +26,9 @@ export class ReportBytes<Key> {
     let bytes = documents.get(key);
     if (!bytes) {
       const json = serialise();
-      if (!json.startsWith('{') || !json.endsWith('}') || json === '{}') throw new TypeError('ReportBytes: a document must be a non-empty JSON object');
-      bytes = Buffer.from(json.slice(0, -1));
+      const whole = typeof json === 'string' ? Buffer.from(json) : json;
+      if (whole.length < 3 || whole[0] !== 0x7b || whole[whole.length - 1] !== 0x7d) throw new TypeError('ReportBytes: a document must be a non-empty JSON object');
+      bytes = whole.subarray(0, -1);
       documents.set(key, bytes);
     }
     return bytes;

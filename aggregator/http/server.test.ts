@@ -113,6 +113,31 @@ describe('aggregator HTTP API', () => {
     expect(gateResponseSchema.parse((await app.inject({ url: '/api/v1/gate' })).json()).result).toBe('pass');
   });
 
+  it('sends a node list of several chunks (gate-bytes.ts) as the very bytes of the whole document', async () => {
+    // 7,001 nodes: three chunks of the node list and a short last one; hostile text in reasons and orphans.
+    const names = Array.from({ length: 7_001 }, (_, i) => `node-${String(i).padStart(5, '0')}`);
+    const source = new FakeSource(
+      latestOf(
+        healthyCluster({
+          nodes: names.map((name) => rawNode(name)),
+          nodeValidations: [
+            ...names.map((name, i) => (i % 97 === 0 ? rawReport(name, { ready: false, checks: [{ id: 'dev.kvm', status: 'fail', message: `${hostile} "nodes":[] ${i}` }] }) : rawReport(name))),
+            rawReport('"nodes":[]'),
+          ],
+        }),
+      ),
+    );
+    const app = await serve(source);
+    const reference = Fastify({ logger: false });
+    apps.push(reference);
+    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({ ...typeMeta(DOCUMENT_KINDS.apiGate), ...source.report?.report, aggregator: source.status() }));
+    await reference.ready();
+    const served = await app.inject({ url: '/api/v1/gate' });
+    expect(served.body.length).toBeGreaterThan(2_000_000);
+    expect(served.body).toBe((await reference.inject({ url: '/gate' })).body);
+    expect(gateResponseSchema.parse(served.json()).readiness.nodes).toHaveLength(7_001);
+  });
+
   it('summarises: counts, the checks that did not pass worst first, no node list', async () => {
     const app = await serve(new FakeSource(latestOf(failingCluster())));
     const body = summaryResponseSchema.parse((await app.inject({ url: '/api/v1/summary' })).json());
