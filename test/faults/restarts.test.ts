@@ -51,6 +51,11 @@ async function apiServing(): Promise<number> {
 }
 
 /** Per agent, from the log line `from` on: a publish that failed, and a later one that succeeded. */
+/** Whether any agent logged a failed publish since `from` (log lengths per agent). */
+function failedSince(from: number[]): boolean {
+  return fleet.agents.some((agent, index) => agent.logs.slice(from[index] ?? 0).some((line) => line.decision === 'publish-failed'));
+}
+
 function failedThenSucceeded(from: number[]): string[] {
   return fleet.agents.flatMap((agent, index) => {
     const lines = agent.logs.slice(from[index] ?? 0);
@@ -175,7 +180,11 @@ describe('control-plane restarts under a running fleet', () => {
       await cp.control('etcd/kill');
       fault.injected();
       const landed = await agentWrites(mark);
+      // Down until an agent's publish has failed for it (at its next probe, 10 s interval, after its
+      // 5 s request timeout), at least 6 s: a fixed outage could end before any agent tried, on a
+      // loaded machine, and then there was nothing in flight to prove anything about.
       await sleep(6_000);
+      await waitFor('an agent publish to fail while etcd is down', async () => (failedSince(logsAtKill) ? true : undefined), 30_000, 100);
       await cp.control('etcd/start');
       const apiBackMs = await apiServing();
       // Straight after the restart, before the agents publish again: every published object still
