@@ -18,7 +18,7 @@ async function compiled<Module>(file: string): Promise<Module> {
 }
 const { Agent } = await compiled<typeof import('../agent/agent.ts')>('agent/agent.js');
 const { AGENT_DEFAULTS, parseAgentConfig } = await compiled<typeof import('../agent/config.ts')>('agent/config.js');
-const { parseDeviceOverrides } = await compiled<typeof import('../core/checks/host/device-numbers.ts')>('core/checks/device-numbers.js');
+const { parseDeviceOverrides } = await compiled<typeof import('../core/checks/host/device-numbers.ts')>('core/checks/host/device-numbers.js');
 const { loadKubeConfig } = await compiled<typeof import('../core/kube/kubeconfig.ts')>('core/kube/kubeconfig.js');
 const { createLogger } = await compiled<typeof import('../core/log.ts')>('core/log.js');
 
