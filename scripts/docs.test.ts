@@ -24,7 +24,7 @@ describe('the generated regions of the docs', () => {
   });
 
   it('cover what the docs state about each command', () => {
-    expect(regionsOf(read('README.md'))).toEqual(['synopsis check', 'exit-codes check', 'exit-codes check gate tuple prune']);
+    expect(regionsOf(read('README.md'))).toEqual(['synopsis check', 'exit-codes check', 'exit-codes check gate tuple prune canary']);
     expect(regionsOf(read('docs/aggregator.md'))).toEqual(['synopsis aggregator', 'permissions aggregator', 'synopsis gate', 'exit-codes gate', 'permissions gate']);
     expect(regionsOf(read('docs/canary.md'))).toEqual(['synopsis canary', 'exit-codes canary', 'permissions canary']);
     expect(regionsOf(read('docs/gate.md'))).toEqual(['exit-codes gate tuple', 'synopsis tuple']);
