@@ -1,5 +1,6 @@
 import { canRunVms } from '../readiness/sort.ts';
 import type { AssessedNode } from '../readiness/assess-node.ts';
+import { sameItems } from '../../core/same-items.ts';
 
 /**
  * Live-migration targets, per ready node. KubeVirt's default CPU model is `host-model`: a VM
@@ -247,12 +248,6 @@ export function migrationPlan(nodes: readonly AssessedNode[]): MigrationPlan {
   const plan = planFor(names, keyed);
   last = { names, keys, plan };
   return plan;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function planFor(names: readonly string[], keyed: readonly KeyedProfile[]): MigrationPlan {

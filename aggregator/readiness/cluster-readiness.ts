@@ -3,6 +3,7 @@ import type { GateConfig } from '../model/config.ts';
 import type { ReportParse } from '../model/report.ts';
 import { clip } from '../model/untrusted.ts';
 import type { NodeModel } from '../model/node.ts';
+import { sameItems } from '../../core/same-items.ts';
 import { type AssessedNode, assessNode, heartbeatAgeSeconds, stillValidAt } from './assess-node.ts';
 import { compareWorstFirst } from './sort.ts';
 import { type ClusterReadiness, NODE_STATES, type NodeState } from '../documents/readiness.ts';
@@ -26,12 +27,6 @@ function assessKept(node: NodeModel, parses: readonly ReportParse[], options: { 
   const assessed = assessNode(node, parses, options);
   kept.set(node, { parses, staleAfterSeconds: options.staleAfterSeconds, prefix: options.prefix, assessed });
   return assessed;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Every node assessed, worst first, and the reports nobody claims. Pure; O(nodes + reports). */
