@@ -56,6 +56,9 @@ export class ConcurrentWriter {
   /** Appended taint keys carry it, so a later writer on the same Node never appends a key that is already there. */
   private readonly generation = (Date.now() % 1_000_000).toString(36);
 
+  /** Writes made by `interpose`, so each sets a new value. */
+  private interposed = 0;
+
   private readonly kinds: number;
   /** The time between the starts of two writes (0: as fast as the API server answers). */
   private readonly periodMs: number;
@@ -105,6 +108,23 @@ export class ConcurrentWriter {
         await sleep(nextAt - Date.now());
       }
     }
+  }
+
+  /**
+   * One label write outside the loop's rhythm, at the moment the caller chooses (conflicts.test.ts:
+   * between the agent's read and its patch). It always changes the Node, so the resourceVersion
+   * moves. Whether it landed.
+   */
+  async interpose(): Promise<boolean> {
+    const key = `${PREFIX}/interposed`;
+    const value = `v${(this.interposed += 1)}`;
+    let landed = false;
+    await this.attempt(key, () => this.core.patchNode({ name: this.node, body: { metadata: { labels: { [key]: value } } } }, mergePatch), () => {
+      this.outcome.labels[key] = value;
+      this.outcome.removedLabels.delete(key);
+      landed = true;
+    });
+    return landed;
   }
 
   /** Runs one write and files its outcome under `key`. */

@@ -2,7 +2,8 @@
  * A transparent HTTPS proxy in front of the real API server that records what passed: every
  * request's arrival time, method, path, and the server's answer (status, Retry-After, the API
  * Priority and Fairness classification headers). It injects nothing: the answers are the real
- * server's. It terminates TLS with the API server's own serving certificate (so clients verify it
+ * server's. A test may `hold` a request until it has acted itself (conflicts.test.ts lands a write
+ * between the agent's read and its patch); the request then goes on unchanged. It terminates TLS with the API server's own serving certificate (so clients verify it
  * against the same CA) and opens its own TLS connection upstream; clients authenticate with
  * bearer tokens, which pass through in the Authorization header.
  */
@@ -10,6 +11,13 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
+
+/** A request as it arrived, whole, for a `hold`. */
+export interface HeldRequest {
+  method: string;
+  path: string;
+  body: Buffer;
+}
 
 export interface Exchange {
   /** When the request arrived, epoch ms. */
@@ -38,8 +46,11 @@ export class RecordingProxy {
     this.url = `https://127.0.0.1:${port}`;
   }
 
-  /** `pkiDir` holds the control plane's server.crt, server.key and ca.crt. */
-  static async start(upstream: string, pkiDir: string): Promise<RecordingProxy> {
+  /**
+   * `pkiDir` holds the control plane's server.crt, server.key and ca.crt. `hold`, when given, sees
+   * every request whole before it goes upstream, and the request waits until it resolves.
+   */
+  static async start(upstream: string, pkiDir: string, hold?: (request: HeldRequest) => Promise<void>): Promise<RecordingProxy> {
     const ca = readFileSync(path.join(pkiDir, 'ca.crt'));
     const agent = new https.Agent({ keepAlive: true, ca });
     const target = new URL(upstream);
@@ -70,7 +81,19 @@ export class RecordingProxy {
       );
       outbound.on('error', () => response.destroy());
       response.on('close', () => outbound.destroy());
-      request.pipe(outbound);
+      if (!hold) {
+        request.pipe(outbound);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks);
+        hold({ method: request.method ?? 'GET', path: url, body }).then(
+          () => outbound.end(body),
+          () => outbound.destroy(),
+        );
+      });
     });
     return proxy;
   }
