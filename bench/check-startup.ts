@@ -15,15 +15,18 @@ interface ProcessCost {
   cpuMs: number;
 }
 
-/** One run of a whole process: wall time, and user + system CPU as GNU time reports it (the kernel's accounting). */
+/**
+ * One run of a whole process, timed by bash's `time` keyword around the command alone (not bash's
+ * own start): wall, and user + system CPU from the kernel's accounting of the waited-for child, to
+ * the millisecond. GNU time prints CPU in 10 ms steps, too coarse for a 20 ms baseline.
+ */
 async function measure(command: string[]): Promise<ProcessCost> {
-  const started = performance.now();
-  const result = await execa('/usr/bin/time', ['-f', `${TIME_MARK}%U %S`, ...command], { reject: false, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
-  const wallMs = performance.now() - started;
+  const script = `TIMEFORMAT='${TIME_MARK}%3R %3U %3S'; time "$@" </dev/null >/dev/null 2>/dev/null`;
+  const result = await execa('bash', ['-c', script, 'bash', ...command], { reject: false, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
   const line = result.stderr.split('\n').find((text) => text.startsWith(TIME_MARK));
-  if (!line) throw new Error(`bench: /usr/bin/time did not report on ${command.join(' ')} (Debian package \`time\`): ${result.stderr.slice(0, 200)}`);
-  const [user = Number.NaN, system = Number.NaN] = line.slice(TIME_MARK.length).split(' ').map(Number);
-  return { wallMs, cpuMs: (user + system) * 1000 };
+  if (!line) throw new Error(`bench: bash's time did not report on ${command.join(' ')}: ${result.stderr.slice(0, 200)}`);
+  const [real = Number.NaN, user = Number.NaN, system = Number.NaN] = line.slice(TIME_MARK.length).split(' ').map(Number);
+  return { wallMs: real * 1000, cpuMs: (user + system) * 1000 };
 }
 
 /** The command and `node -e 0` in turn, A B A B …, after one unmeasured run each: each pair's ratio holds while the machine's speed drifts. */
@@ -38,8 +41,8 @@ async function paired(command: string[], runs: number): Promise<{ command: Proce
     out.command.push(a);
     out.node.push(b);
     out.wallRatios.push(a.wallMs / b.wallMs);
-    // GNU time reports CPU in 10 ms steps: a floor of 10 ms keeps a 0 from making the ratio infinite.
-    out.cpuRatios.push(a.cpuMs / Math.max(b.cpuMs, 10));
+    // Millisecond steps: a floor of 1 ms keeps a 0 from making the ratio infinite.
+    out.cpuRatios.push(a.cpuMs / Math.max(b.cpuMs, 1));
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, hostPath } from './files.ts';
 
@@ -23,6 +23,7 @@ export const MAX_MDEV_INSTANCES = 1024;
 const ATTRIBUTE_BYTES = 4096;
 
 const PCI_DEVICES = 'sys/bus/pci/devices';
+const IOMMU_GROUPS = 'sys/kernel/iommu_groups';
 const MDEV_BUS = 'sys/class/mdev_bus';
 const MDEV_DEVICES = 'sys/bus/mdev/devices';
 
@@ -65,6 +66,9 @@ export type PciWalkResult = { state: 'ok'; walk: PciWalk } | { state: 'absent' }
  * an attribute whole to the first read): a FIFO planted in a host root gives EAGAIN under
  * O_NONBLOCK and a device at most ATTRIBUTE_BYTES, so neither can hold the walk.
  */
+/** One buffer for every attribute: the reads are synchronous, so no two use it at once. */
+const attributeBuffer = Buffer.allocUnsafe(ATTRIBUTE_BYTES);
+
 function attribute(hostRoot: string, relative: string): string | null {
   let fd: number;
   try {
@@ -73,9 +77,8 @@ function attribute(hostRoot: string, relative: string): string | null {
     return null;
   }
   try {
-    const buffer = Buffer.allocUnsafe(ATTRIBUTE_BYTES);
-    const bytes = readSync(fd, buffer, 0, ATTRIBUTE_BYTES, 0);
-    return buffer.subarray(0, bytes).toString('utf8');
+    const bytes = readSync(fd, attributeBuffer, 0, ATTRIBUTE_BYTES, 0);
+    return attributeBuffer.toString('utf8', 0, bytes);
   } catch {
     return null;
   } finally {
@@ -92,7 +95,20 @@ function linkName(hostRoot: string, relative: string): string | null {
   }
 }
 
+/**
+ * Whether a path may exist: false only for a certain ENOENT. Asked before a read that usually finds
+ * nothing (mdev, vfio), since a thrown ENOENT costs more than the lstat.
+ */
+function mayExist(hostRoot: string, relative: string): boolean {
+  try {
+    return lstatSync(hostPath(hostRoot, relative), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 function listing(hostRoot: string, relative: string): string[] {
+  if (!mayExist(hostRoot, relative)) return [];
   try {
     return readdirSync(hostPath(hostRoot, relative));
   } catch {
@@ -121,13 +137,27 @@ function readMdevTypes(hostRoot: string, address: string): MdevTypeReading[] {
     });
 }
 
-function readFunction(hostRoot: string, address: string, mdevParents: ReadonlySet<string>): PciFunctionReading {
+/**
+ * False when the host certainly has no IOMMU group: the kernel links a function's iommu_group only
+ * to a group under sys/kernel/iommu_groups, so the per-function readlink (an ENOENT each) is skipped.
+ * An unreadable directory says nothing, so the links are read then.
+ */
+function mayHaveIommuGroups(hostRoot: string): boolean {
+  if (!mayExist(hostRoot, IOMMU_GROUPS)) return false;
+  try {
+    return readdirSync(hostPath(hostRoot, IOMMU_GROUPS)).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+function readFunction(hostRoot: string, address: string, mdevParents: ReadonlySet<string>, iommuGroups: boolean): PciFunctionReading {
   const dir = `${PCI_DEVICES}/${address}`;
   return {
     address,
     ...parseUevent(attribute(hostRoot, `${dir}/uevent`)),
     driver: linkName(hostRoot, `${dir}/driver`),
-    iommuGroup: linkName(hostRoot, `${dir}/iommu_group`),
+    iommuGroup: iommuGroups ? linkName(hostRoot, `${dir}/iommu_group`) : null,
     mdevTypes: mdevParents.has(address) ? readMdevTypes(hostRoot, address) : [],
   };
 }
@@ -154,11 +184,12 @@ export async function walkPci(hostRoot: string): Promise<PciWalkResult> {
   }
   const addresses = entries.sort().slice(0, MAX_PCI_FUNCTIONS);
   const mdevParents = new Set(listing(hostRoot, MDEV_BUS).sort().slice(0, MAX_MDEV_PARENTS));
+  const iommuGroups = mayHaveIommuGroups(hostRoot);
   const functions: PciFunctionReading[] = [];
   for (let start = 0; start < addresses.length; start += PCI_WALK_CHUNK) {
     // The global setImmediate: node:timers/promises is one more module for every `virtgate check` to load.
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const address of addresses.slice(start, start + PCI_WALK_CHUNK)) functions.push(readFunction(hostRoot, address, mdevParents));
+    for (const address of addresses.slice(start, start + PCI_WALK_CHUNK)) functions.push(readFunction(hostRoot, address, mdevParents, iommuGroups));
   }
   return { state: 'ok', walk: { functions, listed: entries.length, vfioNodes: listing(hostRoot, 'dev/vfio'), mdevInstances: readMdevInstances(hostRoot) } };
 }
