@@ -39,7 +39,7 @@ export function evaluateGate(model: ClusterModel, data: VersionData, config: Gat
   if (Number.isNaN(now.getTime())) throw new TypeError('gate: now must be a valid Date');
   const assessed = assessNodes(model, config, now);
   const plan = migrationPlan(assessed.nodes);
-  const readiness = summariseReadiness(model, assessed, now, targetCounts(plan));
+  const readiness = summariseReadiness(model, assessed, now, targetCounts(plan, assessed.nodes));
   const nodes = assessed.nodes;
   const versions = clusterVersions(model);
   const kubevirt = model.kubevirt;

@@ -6,7 +6,9 @@ import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '..
 import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
 import { parseVersionData } from '../versions/parse.ts';
 import { gate } from './gate.ts';
-import { labelProfile, offersUso } from './migration.ts';
+import { labelProfile, migrationPlan, offersUso, targetCounts } from './migration.ts';
+import { parseSnapshot } from '../model/cluster.ts';
+import { assessNodes } from '../readiness/cluster-readiness.ts';
 import type { GateResult } from '../documents/gate.ts';
 
 const DATA = parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml');
@@ -247,5 +249,16 @@ describe('migration helpers', () => {
     expect(migration(cluster(after)).targets).toEqual({ a: 0, b: 2, c: 2 });
     // And back.
     expect(migration(cluster(before)).targets).toEqual({ a: 1, b: 1, c: 2 });
+  });
+
+  it("targetCounts: each node's count beside it, null where it cannot run VMs, also for nodes in another order than the plan was made from", () => {
+    const specs = [{ name: 'a', features: SUPERSET }, { name: 'b', features: SUPERSET }, { name: 'c', features: BASE }, { name: 'd', ready: false }];
+    const assessed = assessNodes(parseSnapshot(cluster(specs)), DEFAULT_GATE_CONFIG, NOW).nodes;
+    const plan = migrationPlan(assessed);
+    const byName = (nodes: typeof assessed, counts: (number | null)[]) => Object.fromEntries(nodes.map((item, index) => [item.node.name, counts[index]]));
+    // Worked out by hand: a and b are each other's target (c lacks their features); c takes both.
+    expect(byName(assessed, targetCounts(plan, assessed))).toEqual({ a: 1, b: 1, c: 2, d: null });
+    const reversed = [...assessed].reverse();
+    expect(byName(reversed, targetCounts(plan, reversed))).toEqual({ a: 1, b: 1, c: 2, d: null });
   });
 });

@@ -281,8 +281,10 @@ function planFor(names: readonly string[], keyed: readonly KeyedProfile[]): Migr
     if (migration.targetCount === 0) Object.assign(migration, explainStranded(group.profile, name, targets.vendorKnown, targets.compared));
     return migration;
   });
-  result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { nodes: result, stranded: result.filter((node) => node.targetCount === 0) };
+  const byName = [...result].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const plan = { nodes: byName, stranded: byName.filter((node) => node.targetCount === 0) };
+  inputOrder.set(plan, result);
+  return plan;
 }
 
 interface GroupTargets {
@@ -348,15 +350,24 @@ function explainStranded(
   return { lacks: `the nearest ${source.vendor} candidate ${best.member} lacks ${missing.join(', ')}${more}`, nearest: { name: best.member, missing } };
 }
 
-/** Target counts by node name, once per plan (a reused plan reuses them). */
-const countsByPlan = new WeakMap<MigrationPlan, Map<string, number>>();
+/** Each plan's nodes in the order of the ready nodes it was made from, for targetCounts. */
+const inputOrder = new WeakMap<MigrationPlan, readonly NodeMigration[]>();
 
-/** Each ready node's live-migration target count, by name (for summariseReadiness). */
-export function targetCounts(plan: MigrationPlan): ReadonlyMap<string, number> {
-  let counts = countsByPlan.get(plan);
-  if (!counts) {
-    counts = new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
-    countsByPlan.set(plan, counts);
-  }
-  return counts;
+/**
+ * Each node's live-migration target count, aligned with `nodes` (null where it cannot run VMs),
+ * for summariseReadiness. `nodes` is what the plan was made from, so the ready ones meet the
+ * plan's nodes in order: one walk, no 100,000-name map. A name out of step falls back to a lookup.
+ */
+export function targetCounts(plan: MigrationPlan, nodes: readonly AssessedNode[]): (number | null)[] {
+  const ordered = inputOrder.get(plan) ?? [];
+  let byName: Map<string, number> | undefined;
+  let next = 0;
+  return nodes.map((item) => {
+    if (!canRunVms(item.readiness.state)) return null;
+    const migration = ordered[next];
+    next += 1;
+    if (migration !== undefined && migration.name === item.node.name) return migration.targetCount;
+    byName ??= new Map(plan.nodes.map((node) => [node.name, node.targetCount]));
+    return byName.get(item.node.name) ?? null;
+  });
 }

@@ -19,11 +19,13 @@ const MAX_ORPHANS_LISTED = 10;
  */
 const kept = new WeakMap<NodeModel, { parses: readonly ReportParse[]; staleAfterSeconds: number; prefix: string; assessed: AssessedNode }>();
 
-function assessKept(node: NodeModel, parses: readonly ReportParse[], options: { staleAfterSeconds: number; prefix: string; nowMs: number }): AssessedNode {
+/** The node's assessment from its reports, `named[from..to)`: copied out only when it is made again. */
+function assessKept(node: NodeModel, named: readonly ReportParse[], from: number, to: number, options: { staleAfterSeconds: number; prefix: string; nowMs: number }): AssessedNode {
   const entry = kept.get(node);
-  if (entry && entry.staleAfterSeconds === options.staleAfterSeconds && entry.prefix === options.prefix && sameItems(entry.parses, parses) && stillValidAt(entry.assessed, options)) {
+  if (entry && entry.staleAfterSeconds === options.staleAfterSeconds && entry.prefix === options.prefix && sameItems(entry.parses, named, from, to) && stillValidAt(entry.assessed, options)) {
     return entry.assessed;
   }
+  const parses = from === to ? NO_REPORTS : named.slice(from, to);
   const assessed = assessNode(node, parses, options);
   kept.set(node, { parses, staleAfterSeconds: options.staleAfterSeconds, prefix: options.prefix, assessed });
   return assessed;
@@ -58,7 +60,7 @@ export function assessNodes(
     orphansBefore(node.name);
     const first = next;
     while (next < named.length && reportName(named[next]) === node.name) next += 1;
-    return assessKept(node, first === next ? NO_REPORTS : named.slice(first, next), options);
+    return assessKept(node, named, first, next, options);
   });
   orphansBefore(null);
   nodes.sort((a, b) => compareWorstFirst(a.readiness, b.readiness));
@@ -77,13 +79,14 @@ const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Counts by state, the ready ratio and the nodes worst first, each with its heartbeat's age at
- * `now` and its live-migration target count (`targets`, from gate/migration.ts; none: null).
+ * `now` and its live-migration target count (`targets`, aligned with `assessed.nodes`, from
+ * gate/migration.ts; none: null).
  */
 export function summariseReadiness(
   model: ClusterModel,
   assessed: { nodes: readonly AssessedNode[]; orphanReports: readonly string[]; unnamedReports: number },
   now: Date,
-  targets: ReadonlyMap<string, number> = new Map(),
+  targets: readonly (number | null)[] = [],
 ): ClusterReadiness {
   const counts = Object.fromEntries(NODE_STATES.map((state) => [state, 0])) as Record<NodeState, number>;
   for (const item of assessed.nodes) counts[item.readiness.state] += 1;
@@ -93,10 +96,10 @@ export function summariseReadiness(
     total,
     counts,
     readyRatio: total === 0 ? 0 : (counts.ready + counts.emulation) / total,
-    nodes: assessed.nodes.map(({ readiness, report }) => ({
+    nodes: assessed.nodes.map(({ readiness, report }, index) => ({
       ...readiness,
       heartbeatAgeSeconds: report === null ? null : heartbeatAgeSeconds(report, nowMs),
-      migrationTargets: targets.get(readiness.name) ?? null,
+      migrationTargets: targets[index] ?? null,
     })),
     ignored: {
       unnamedNodes: model.ignoredNodes.unnamed,

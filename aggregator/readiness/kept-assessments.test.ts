@@ -12,8 +12,9 @@ import { compareWorstFirst } from './sort.ts';
 import type { ClusterReadiness } from '../documents/readiness.ts';
 
 /**
- * The aggregator keeps each node's assessment while its objects and freshness do not change, and
- * pairs reports with nodes by walking two sorted lists (cluster-readiness.ts). This proves both
+ * The aggregator keeps each node's assessment while its objects and freshness do not change, keeps
+ * the sorted index of Node objects while they are the same (model/cluster.ts), and pairs reports
+ * with nodes by walking two sorted lists (cluster-readiness.ts). This proves both
  * against the plain way (every node assessed again, reports grouped in a map, the age read from
  * the raw heartbeat) over sequences of recomputes in which objects are replaced, added and
  * removed, reports are duplicated, orphaned, unnamed or invalid, and the clock crosses the stale
@@ -104,7 +105,10 @@ describe('kept assessments', () => {
           const reportList = [...reports.values()].flat().reverse();
           const model = modelOf({ serverGitVersion: 'v1.36.3', nodes: [...nodes.values()].reverse(), reports: reportList, kubevirt: { state: 'crd-absent' }, cdi: { state: 'crd-absent' } });
           const kept: ClusterReadiness = computeReadiness(model, DEFAULT_GATE_CONFIG, new Date(nowMs));
-          const plain = plainReadiness(model.nodes, reportList, heartbeats, nowMs);
+          // The nodes from the test's own map, not the model's index (modelOf keeps that too).
+          const byName = [...nodes.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+          expect(model.nodes).toEqual(byName);
+          const plain = plainReadiness(byName, reportList, heartbeats, nowMs);
           expect(kept.nodes).toEqual(plain.nodes);
           expect(kept.ignored.orphanReportCount).toBe(plain.orphans.length);
           expect(kept.ignored.orphanReports).toEqual(plain.orphans.slice(0, 10));
