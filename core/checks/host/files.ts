@@ -49,7 +49,8 @@ export async function readHostFile(hostRoot: string, relative: string, maxBytes 
     }
     const chunks: Buffer[] = [];
     let total = 0;
-    const chunk = Buffer.allocUnsafe(64 * 1024);
+    // No bigger than the cap: most reads are sysfs attributes capped at 64 bytes to 4 KiB.
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes));
     while (total < maxBytes) {
       const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, maxBytes - total));
       if (bytesRead === 0) return { state: 'ok', text: Buffer.concat(chunks).toString('utf8'), truncated: false };
