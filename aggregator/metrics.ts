@@ -48,11 +48,19 @@ export class AggregatorRegistry extends Registry {
     this.recomputeDuration.observe(seconds);
   }
 
-  /** Every series: the registry's own, rendered now, and the per-node ones, rendered once per report. */
-  override async metrics(): Promise<string> {
+  /**
+   * Every series, as /metrics sends them: the registry's own, rendered now, and the per-node ones,
+   * kept as bytes per report (per-node-metrics.ts), so a scrape copies them rather than encoding them.
+   */
+  async exposition(): Promise<string | Buffer> {
     if (this.perNode === null) return super.metrics();
-    const [own, perNode] = await Promise.all([super.metrics(), this.perNode.text(this.source.latest()?.report ?? null)]);
-    return own + perNode;
+    const [own, perNode] = await Promise.all([super.metrics(), this.perNode.bytes(this.source.latest()?.report ?? null)]);
+    return Buffer.concat([Buffer.from(own), perNode]);
+  }
+
+  /** The same exposition as text. */
+  override async metrics(): Promise<string> {
+    return (await this.exposition()).toString();
   }
 }
 

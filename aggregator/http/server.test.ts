@@ -7,6 +7,7 @@ import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/report
 import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../documents/api.ts';
 import { jsonSchema } from '../documents/json-schema.ts';
 import { buildHttp } from './server.ts';
+import { createAggregatorMetrics } from '../metrics.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 
 const apps: Array<ReturnType<typeof buildHttp>> = [];
@@ -190,6 +191,32 @@ describe('aggregator HTTP API', () => {
     const metrics = await app.inject({ url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.headers['content-type']).toContain('text/plain');
+  });
+
+  it("serves the aggregator's per-node series, kept as bytes, as the text format lines for each node, hostile names escaped", async () => {
+    const quote = 'node-"q"\\x';
+    const source = new FakeSource(
+      latestOf(
+        healthyCluster({
+          nodes: [rawNode('node-a'), rawNode('node-b'), rawNode(quote)],
+          nodeValidations: [rawReport('node-a', { heartbeatAt: '2026-12-02T11:59:00Z' }), rawReport('node-b', { heartbeatAt: '2026-12-02T11:59:30Z' }), rawReport(quote, { heartbeatAt: '2026-12-02T11:58:00Z' })],
+        }),
+      ),
+    );
+    const registry = createAggregatorMetrics(source);
+    const app = await serve(source, registry);
+    for (let scrape = 0; scrape < 2; scrape += 1) {
+      const metrics = await app.inject({ url: '/metrics' });
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.headers['content-type']).toBe(registry.contentType);
+      // Written by hand from the heartbeats above (Unix seconds) and the text format's escaping.
+      const lines = metrics.body.split('\n');
+      expect(lines).toContain('virtgate_node_report_timestamp_seconds{node="node-a"} 1796212740');
+      expect(lines).toContain('virtgate_node_report_timestamp_seconds{node="node-b"} 1796212770');
+      expect(lines).toContain('virtgate_node_report_timestamp_seconds{node="node-\\"q\\"\\\\x"} 1796212680');
+      // Three ready nodes of one CPU kind: each has the other two as targets.
+      expect(lines).toContain('virtgate_node_migration_targets{node="node-a"} 2');
+    }
   });
 
   it('serves the page and its script with a strict content security policy', async () => {

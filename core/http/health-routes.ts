@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
 
 export interface HealthRoutesOptions {
-  /** Prometheus text for /metrics. */
-  registry: Registry;
+  /**
+   * Prometheus text for /metrics; `exposition`, where the registry has it, hands the same text over
+   * as bytes (the aggregator keeps its per-node series so).
+   */
+  registry: Registry & { exposition?: () => Promise<string | Buffer> };
   /** /readyz: 200 with the reason when ready, 503 with it when not. */
   readiness: () => { ready: boolean; reason: string };
 }
@@ -20,7 +23,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app:
     return reply.code(ready ? 200 : 503).type('text/plain').send(`${reason}\n`);
   });
   app.get('/metrics', async (_request, reply) => {
-    const text = await registry.metrics();
-    return reply.header('content-type', registry.contentType).send(text);
+    const body = registry.exposition ? await registry.exposition() : await registry.metrics();
+    return reply.header('content-type', registry.contentType).send(body);
   });
 };
