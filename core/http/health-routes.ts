@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { Registry } from 'prom-client';
 
 export interface HealthRoutesOptions {
   /**
    * Prometheus text for /metrics; `exposition`, where the registry has it, hands the same text over
-   * as bytes (the aggregator keeps its per-node series so).
+   * as a stream of kept bytes (the aggregator keeps its per-node series so).
    */
-  registry: Registry & { exposition?: () => Promise<string | Buffer> };
+  registry: Registry & { exposition?: () => Promise<string | Readable> };
   /** /readyz: 200 with the reason when ready, 503 with it when not. */
   readiness: () => { ready: boolean; reason: string };
 }
