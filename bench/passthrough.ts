@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { evaluate } from '../core/checks/evaluate.ts';
-import type { ProbeContext } from '../core/checks/family.ts';
+import type { CheckFamily, ProbeContext } from '../core/checks/family.ts';
+import { probeFamilies } from '../core/checks/probe-host.ts';
 import { passthroughFamily } from '../core/checks/families/passthrough.ts';
 import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { MAX_PCI_FUNCTIONS, PCI_WALK_CHUNK } from '../core/checks/host/pci-walk.ts';
@@ -23,8 +24,7 @@ export async function passthroughBench(): Promise<BenchRow[]> {
   const section = 'probe cycle';
   const context: ProbeContext = { hostRoot: '/', devices: DEVICE_SPECS, kvmRun: { enabled: false } };
   const others = FAMILIES.filter((family) => family !== passthroughFamily);
-  const probeAll = async (families: readonly (typeof FAMILIES)[number][]) =>
-    Object.assign({ hostRoot: '/' }, ...(await Promise.all(families.map((family) => ('probe' in family ? family.probe(context) : {}))))) as Record<string, unknown>;
+  const probeAll = (families: readonly CheckFamily[]) => probeFamilies(families, context);
   const absent = { passthrough: { state: 'ok', value: { present: false } } };
   // Alternating runs, so load on the machine falls on both alike.
   const before: number[] = [];

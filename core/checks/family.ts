@@ -29,10 +29,14 @@ export interface ProbeContext {
  * - `example` (every family with a probe has one): what its probe returns on a healthy bare-metal
  *   Intel host. Tests build a complete HostFacts from the examples (`exampleFacts`), so adding a
  *   family never edits another family's tests.
+ * - `synchronousProbe`: the probe does its reads on the main thread (sysfs walks, where a thread-pool
+ *   round trip costs more than the read). It runs once the other probes have finished, so it
+ *   neither holds back their I/O nor shares the CPU with the thread pool midway (probe-host.ts).
  */
 export interface CheckFamily {
   readonly ids: readonly string[];
   readonly probe?: (context: ProbeContext) => Promise<object>;
+  readonly synchronousProbe?: true;
   readonly example?: object;
   // `never`: any parameter type fits here; the registry's call checks each against the real facts.
   readonly evaluate: (facts: never, policy: Policy) => ReadonlyArray<CheckResultOf<string>>;

@@ -9,7 +9,8 @@ import { CLI_MAIN, tempDir } from '../../test/lab/hosts/paths.ts';
 import { runNodeWithout } from '../../test/lab/hosts/privileges.ts';
 import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';
-import { assertHostRoot, HostRootError, probeHost } from './probe-host.ts';
+import { DEVICE_SPECS } from './host/device-numbers.ts';
+import { assertHostRoot, HostRootError, probeFamilies, probeHost } from './probe-host.ts';
 import type { CheckId, HostFacts } from './registry.ts';
 import type { CheckResult, Verdict } from './verdict.ts';
 
@@ -453,6 +454,27 @@ describe('fixture mutators', () => {
     const host = await build('no-vmx');
     await expect(buildHost(host.root, 'no-vmx')).rejects.toThrow(/is not empty/);
     await expect(writeHostFiles(host.root, { '../escape': 'x' })).rejects.toThrow(/is not inside/);
+  });
+});
+
+describe('probeFamilies', () => {
+  it('runs a synchronous probe once the others have finished, and merges every part', async () => {
+    const events: string[] = [];
+    const asynchronous = (name: string, ms: number) => ({
+      ids: [name],
+      evaluate: () => [],
+      probe: async () => {
+        events.push(`${name} start`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        events.push(`${name} end`);
+        return { [name]: true };
+      },
+    });
+    const walk = { ids: ['walk'], evaluate: () => [], synchronousProbe: true as const, probe: async () => (events.push('walk'), { walk: true }) };
+    const facts = await probeFamilies([asynchronous('a', 20), walk, asynchronous('b', 5)], { hostRoot: '/x', devices: DEVICE_SPECS });
+    expect(events).toEqual(['a start', 'b start', 'b end', 'a end', 'walk']);
+    expect(facts).toEqual({ hostRoot: '/x', a: true, walk: true, b: true });
+    expect(Object.keys(facts)).toEqual(['hostRoot', 'a', 'walk', 'b']);
   });
 });
 

@@ -88,6 +88,7 @@ function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckR
 export const passthroughFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<PassthroughFamilyFacts> => ({ passthrough: await probePassthrough(hostRoot) }),
+  synchronousProbe: true,
   evaluate: (facts: PassthroughFamilyFacts) => [evaluatePassthrough(facts.passthrough)],
   example: {
     passthrough: {

@@ -5,8 +5,15 @@ import { errnoCode, hostPath } from './files.ts';
 /**
  * What sysfs says about each PCI function, for device passthrough: I/O only, no child process,
  * everything under the host root. Per function: its `uevent` (PCI_ID and PCI_CLASS, as
- * virt-handler reads the id), `readlink driver` and `readlink iommu_group`; mediated types only
- * for the parents listed in sys/class/mdev_bus.
+ * virt-handler reads the id, and DRIVER) and `readlink iommu_group`; mediated types only for the
+ * parents listed in sys/class/mdev_bus.
+ *
+ * Reads that cannot find anything are not made, by the kernel's own invariants: the driver comes
+ * from uevent's DRIVER line (dev_uevent writes it from the same dev->driver the `driver` link
+ * names; the link is read only when uevent cannot be), iommu_group links and dev/vfio only when
+ * sys/kernel/iommu_groups lists a group (a function's link and a VFIO group node both name one),
+ * and mediated devices only when sys/class/mdev_bus lists a parent (mdev_register_parent links
+ * every parent there). On a host without an IOMMU that leaves two syscalls a function.
  *
  * sysfs answers these from kernel memory in microseconds, so the reads are synchronous: through
  * the thread pool, each would cost a round trip worth far more than the read (a 500-function walk
@@ -42,7 +49,7 @@ export interface PciFunctionReading {
   device: string;
   /** Six hex digits (030000). */
   class: string;
-  /** The bound driver's name (readlink driver), null when none. */
+  /** The bound driver's name (uevent's DRIVER, else readlink driver), null when none. */
   driver: string | null;
   /** The IOMMU group number (readlink iommu_group), null when the function has none. */
   iommuGroup: string | null;
@@ -53,9 +60,9 @@ export interface PciWalk {
   functions: PciFunctionReading[];
   /** How many entries sys/bus/pci/devices lists (may exceed the functions read). */
   listed: number;
-  /** Entries of dev/vfio (group numbers, and `vfio`). */
+  /** Entries of dev/vfio (group numbers, and `vfio`); not listed when the host has no IOMMU group. */
   vfioNodes: string[];
-  /** The type name of each existing mediated device, as KubeVirt reads it (mdev_type/name, else the type directory). */
+  /** The type name of each existing mediated device, as KubeVirt reads it (mdev_type/name, else the type directory); not listed without an mdev parent. */
   mdevInstances: string[];
 }
 
@@ -118,11 +125,24 @@ function listing(hostRoot: string, relative: string): string[] {
 
 const hex = (value: string | undefined, digits: number): string => (value ?? '').trim().replace(/^0x/i, '').toLowerCase().padStart(digits, '0').slice(-digits);
 
-/** PCI_ID=10DE:2204 and PCI_CLASS=30000 from a PCI device's uevent (the kernel's pci_uevent). */
-function parseUevent(text: string | null): { vendor: string; device: string; class: string } {
-  const field = (key: string) => (text === null ? undefined : new RegExp(`^${key}=(.*)$`, 'm').exec(text)?.[1]);
-  const [vendor, device] = (field('PCI_ID') ?? '').split(':');
-  return { vendor: hex(vendor, 4), device: hex(device, 4), class: hex(field('PCI_CLASS'), 6) };
+interface UeventFields {
+  vendor: string;
+  device: string;
+  class: string;
+  /** The DRIVER line (dev_uevent); null when the device has none, undefined when uevent was not read. */
+  driver: string | null | undefined;
+}
+
+/** PCI_ID=10DE:2204, PCI_CLASS=30000 (the kernel's pci_uevent) and DRIVER=vfio-pci (dev_uevent) from a PCI device's uevent. */
+function parseUevent(text: string | null): UeventFields {
+  const fields = new Map<string, string>();
+  for (const line of text?.split('\n') ?? []) {
+    const equals = line.indexOf('=');
+    if (equals > 0 && !fields.has(line.slice(0, equals))) fields.set(line.slice(0, equals), line.slice(equals + 1));
+  }
+  const [vendor, device] = (fields.get('PCI_ID') ?? '').split(':');
+  const driver = fields.get('DRIVER');
+  return { vendor: hex(vendor, 4), device: hex(device, 4), class: hex(fields.get('PCI_CLASS'), 6), driver: text === null ? undefined : driver === undefined || driver === '' ? null : driver };
 }
 
 function readMdevTypes(hostRoot: string, address: string): MdevTypeReading[] {
@@ -140,10 +160,20 @@ function readMdevTypes(hostRoot: string, address: string): MdevTypeReading[] {
 /**
  * False when the host certainly has no IOMMU group: the kernel links a function's iommu_group only
  * to a group under sys/kernel/iommu_groups, so the per-function readlink (an ENOENT each) is skipped.
- * An unreadable directory says nothing, so the links are read then.
+ * A group is a directory, and sysfs (like ext4 and tmpfs) counts a directory's subdirectories in its
+ * link count, so one lstat answers: 2 links, none; more, some. A file system that does not count
+ * (btrfs, overlayfs: 1) is listed instead; an unreadable directory says nothing, so the links are read.
  */
 function mayHaveIommuGroups(hostRoot: string): boolean {
-  if (!mayExist(hostRoot, IOMMU_GROUPS)) return false;
+  let links: number;
+  try {
+    const stats = lstatSync(hostPath(hostRoot, IOMMU_GROUPS), { throwIfNoEntry: false });
+    if (stats === undefined || !stats.isDirectory()) return false;
+    links = stats.nlink;
+  } catch {
+    return true;
+  }
+  if (links >= 2) return links > 2;
   try {
     return readdirSync(hostPath(hostRoot, IOMMU_GROUPS)).length > 0;
   } catch {
@@ -153,10 +183,11 @@ function mayHaveIommuGroups(hostRoot: string): boolean {
 
 function readFunction(hostRoot: string, address: string, mdevParents: ReadonlySet<string>, iommuGroups: boolean): PciFunctionReading {
   const dir = `${PCI_DEVICES}/${address}`;
+  const { driver, ...ids } = parseUevent(attribute(hostRoot, `${dir}/uevent`));
   return {
     address,
-    ...parseUevent(attribute(hostRoot, `${dir}/uevent`)),
-    driver: linkName(hostRoot, `${dir}/driver`),
+    ...ids,
+    driver: driver === undefined ? linkName(hostRoot, `${dir}/driver`) : driver,
     iommuGroup: iommuGroups ? linkName(hostRoot, `${dir}/iommu_group`) : null,
     mdevTypes: mdevParents.has(address) ? readMdevTypes(hostRoot, address) : [],
   };
@@ -191,5 +222,7 @@ export async function walkPci(hostRoot: string): Promise<PciWalkResult> {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     for (const address of addresses.slice(start, start + PCI_WALK_CHUNK)) functions.push(readFunction(hostRoot, address, mdevParents, iommuGroups));
   }
-  return { state: 'ok', walk: { functions, listed: entries.length, vfioNodes: listing(hostRoot, 'dev/vfio'), mdevInstances: readMdevInstances(hostRoot) } };
+  const vfioNodes = iommuGroups ? listing(hostRoot, 'dev/vfio') : [];
+  const mdevInstances = mdevParents.size > 0 ? readMdevInstances(hostRoot) : [];
+  return { state: 'ok', walk: { functions, listed: entries.length, vfioNodes, mdevInstances } };
 }
