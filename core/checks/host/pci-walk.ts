@@ -13,7 +13,7 @@ import { errnoCode, hostPath } from './files.ts';
  * names; the link is read only when uevent cannot be), iommu_group links and dev/vfio only when
  * sys/kernel/iommu_groups lists a group (a function's link and a VFIO group node both name one),
  * and mediated devices only when sys/class/mdev_bus lists a parent (mdev_register_parent links
- * every parent there). On a host without an IOMMU that leaves two syscalls a function.
+ * every parent there). On a host without an IOMMU that leaves one file a function (open, read, close).
  *
  * sysfs answers these from kernel memory in microseconds, so the reads are synchronous: through
  * the thread pool, each would cost a round trip worth far more than the read (a 500-function walk
