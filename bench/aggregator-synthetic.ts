@@ -109,12 +109,14 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
       cluster.writeReport(0, i % 2 === 1, new Date(now.getTime() + (i + 1) * 1000));
       await waitUntil('a recompute', () => aggregator.latest() !== before, 30_000, 5);
       const used = process.cpuUsage(cpu);
-      const measured = i >= WARMUP_RECOMPUTES;
-      if (measured) recomputeCpuMs.push((used.user + used.system) / 1000);
-      if (measured) recomputeMs.push(aggregator.latest()?.durationMs ?? Number.NaN);
+      const durationMs = aggregator.latest()?.durationMs ?? Number.NaN;
       // A read and a scrape between recomputes, as the page and Prometheus would.
       const firstGate = (await reader.time(`${url}/api/v1/gate`, 1, 0)).durations;
-      if (measured) firstGateMs.push(...firstGate);
+      if (i >= WARMUP_RECOMPUTES) {
+        recomputeCpuMs.push((used.user + used.system) / 1000);
+        recomputeMs.push(durationMs);
+        firstGateMs.push(...firstGate);
+      }
       await reader.time(`${url}/metrics`, 1, 0);
     }
     const rssMiB = process.memoryUsage.rss() / MiB;

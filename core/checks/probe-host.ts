@@ -17,7 +17,7 @@ export async function assertHostRoot(hostRoot: string): Promise<void> {
   }
 }
 
-/** Runs every family's probe under the host root, in parallel. I/O only: no decisions are made here. */
+/** Runs every family's probe under the host root (probeFamilies). I/O only: no decisions are made here. */
 export async function probeHost(hostRoot: string, devices: DeviceSpecs = DEVICE_SPECS, kvmRun: KvmRunSettings = { enabled: true }): Promise<HostFacts> {
   // Each family's facts hold its own keys; together with hostRoot they are exactly HostFacts.
   return (await probeFamilies(FAMILIES, { hostRoot, devices, kvmRun })) as HostFacts;
