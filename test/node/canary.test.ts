@@ -180,7 +180,7 @@ describe('the canary on a ready node boots its VM', () => {
   it('publishes Booted with the time of each step, the guest having printed this VMI\'s own UUID, and deletes the VMI', async () => {
     const { result, consoles } = await canary();
     expect(result.exitCode, result.log).toBe(0);
-    expect(result.summary?.picked.map((p) => p.node)).toEqual([node.nodeName]);
+    expect(result.summary?.picked.map((p) => p.node), result.log).toEqual([node.nodeName]);
 
     // The test's truth: one VMI, on this node, whose guest printed the VMI's own firmware UUID.
     const [vmi, ...others] = recorder!.seenSince(result.startedMs);
@@ -224,7 +224,7 @@ describe('on a node virtgate marks not ready', () => {
     const { result } = await canary();
     expect(result.exitCode, result.log).toBe(0);
     expect(recorder!.seenSince(result.startedMs)).toEqual([]);
-    expect(result.summary?.picked).toEqual([]);
+    expect(result.summary?.picked, result.log).toEqual([]);
     const skipped = result.summary?.skipped.find((s) => s.node === node.nodeName);
     log(`skipped: ${JSON.stringify(skipped)}`);
     expect(skipped?.reason).toBe('NotReady');

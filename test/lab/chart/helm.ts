@@ -39,6 +39,20 @@ export async function helm(binDir: string, args: string[], kubeconfig?: string):
   }
 }
 
+/**
+ * Helm's stderr without client-go's own info lines (klog's `I` prefix). client-go logs at info
+ * when a watch it opened ends, e.g. "watch ended with error … context canceled" as helm stops
+ * waiting for a hook; that is not helm complaining. Warnings, errors and helm's own text stay.
+ */
+export function helmComplaints(stderr: string): string {
+  const klogInfo = /^I\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w.-]+:\d+\] /;
+  return stderr
+    .split('\n')
+    .filter((line) => !klogInfo.test(line))
+    .join('\n')
+    .trim();
+}
+
 /** Like helm(), but a non-zero exit throws with helm's stderr. */
 export async function helmOk(binDir: string, args: string[], kubeconfig?: string): Promise<string> {
   const outcome = await helm(binDir, args, kubeconfig);

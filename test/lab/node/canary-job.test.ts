@@ -48,4 +48,14 @@ describe('summaryIn', () => {
     expect(summaryIn(`{"level":30}\n${JSON.stringify(summary)}`)).toEqual(summary);
     expect(summaryIn('{"level":30}\nnot json')).toBeUndefined();
   });
+
+  it('finds it when stderr log records landed between its lines (the kubelet merges the two pipes line by line)', () => {
+    const summary = { runId: 'r1', startedAt: 't', picked: [{ node: 'n', nodeClass: 'c' }], skipped: [], results: [] };
+    const lines = JSON.stringify(summary, null, 2).split('\n');
+    const record = '{"level":30,"time":"2026-12-06T13:40:00.000Z","program":"canary","msg":"deleted VMI virtgate-canary-n"}';
+    const log = [...lines.slice(0, 3), record, ...lines.slice(3, 5), record, ...lines.slice(5)].join('\n');
+    expect(summaryIn(log)).toEqual(summary);
+    // Without its records the same log must still hold a whole document: only the records go.
+    expect(summaryIn([...lines.slice(0, 3), 'not a record', ...lines.slice(3)].join('\n'))).toBeUndefined();
+  });
 });

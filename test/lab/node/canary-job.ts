@@ -110,9 +110,25 @@ export async function podCpuSeconds(podUid: string): Promise<number | undefined>
   return undefined;
 }
 
-/** The JSON document with a runId in a log that may also hold log lines. */
+/** A line that is one whole log record of the canary's (pino's JSON: a number at `level`). */
+function isLogRecord(line: string): boolean {
+  if (!line.startsWith('{"')) return false;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null && typeof (parsed as { level?: unknown }).level === 'number';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The JSON document with a runId in a log that also holds log lines. The kubelet's log merges
+ * stdout and stderr line by line as containerd copies each pipe, so a log record written to
+ * stderr before the summary can land between the summary's own lines; log records are dropped
+ * first.
+ */
 export function summaryIn(log: string): CanarySummary | undefined {
-  const lines = log.split('\n');
+  const lines = log.split('\n').filter((line) => !isLogRecord(line));
   for (let start = 0; start < lines.length; start++) {
     if (!lines[start]!.trimStart().startsWith('{')) continue;
     for (let end = start; end < lines.length; end++) {
@@ -157,9 +173,16 @@ export async function runCanaryJob(options: CanaryJobOptions): Promise<CanaryJob
   }
   const endedMs = Date.now();
   await during;
-  const log = await core
-    .readNamespacedPodLog({ namespace, name: podName })
-    .then(String)
-    .catch(() => '');
-  return { job: name, pod: podName, exitCode, log, summary: summaryIn(log), startedMs, endedMs, cpuSeconds };
+  // A canary that ended on its own printed its summary (exit 0 or 1 alike); a read that fails or
+  // lacks it is tried again for 5 s. A pod deleted under it has no log left to read.
+  let log = '';
+  const read = async () => {
+    log = await core
+      .readNamespacedPodLog({ namespace, name: podName })
+      .then(String)
+      .catch((error: Error) => `(the pod's log could not be read: ${error.message})`);
+    return summaryIn(log);
+  };
+  const summary = exitCode === undefined ? await read() : await waitFor(`the summary in ${podName}'s log`, read, 5_000, 500).catch(() => undefined);
+  return { job: name, pod: podName, exitCode, log, summary, startedMs, endedMs, cpuSeconds };
 }
