@@ -1,8 +1,10 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, PatchStrategy, type V1Pod, Watch } from '@kubernetes/client-node';
-import { isNotFound } from '../core/kube/api-error.ts';
+import { isNotFound, isThrottled, isTransient } from '../core/kube/api-error.ts';
+import { DEFAULT_BACKOFF } from '../core/kube/backoff.ts';
 import { clusterObjectPages, listAll, listPage, nodePages, PAGE_SIZE } from '../core/kube/list.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_PLURAL } from '../core/kube/names.ts';
 import { requestOptions } from '../core/kube/request-options.ts';
+import { retryApiCall, retryPolicy } from '../core/kube/retry.ts';
 import type { VmBoot } from '../core/report/schema.ts';
 import type { NodeView } from './pick.ts';
 import { VMI_API } from './vmi.ts';
@@ -16,7 +18,18 @@ export interface Listed<T> {
   resourceVersion: string;
 }
 
-/** Every API call `virtgate canary` makes, each with a timeout. */
+/** Retries of one call, as `virtgate gate` reads (0.5–1 s, then 1–2 s, or the server's Retry-After up to 30 s). */
+const RETRIES = 2;
+/** Reads go again on a failure that may pass (no answer, 429, 5xx). */
+const READ_RETRY = retryPolicy(DEFAULT_BACKOFF, RETRIES, isTransient);
+/** Writes go again only on 429, which says the server did not act: a 5xx may have created the VMI. */
+const WRITE_RETRY = retryPolicy(DEFAULT_BACKOFF, RETRIES, isThrottled);
+
+/**
+ * Every API call `virtgate canary` makes, each with a timeout. A fresh KubeVirt install answers
+ * 429 "storage is (re)initializing" for a moment while the API server fills the new CRD's watch
+ * cache; client-go's tools wait that out, and so does the canary.
+ */
 export class CanaryApi {
   private readonly core: CoreV1Api;
   private readonly custom: CustomObjectsApi;
@@ -37,11 +50,11 @@ export class CanaryApi {
   }
 
   async listNodes(): Promise<NodeView[]> {
-    const listed = await listAll(nodePages(this.core, () => this.options()), PAGE_SIZE, (item) => {
+    const listed = await retryApiCall(() => listAll(nodePages(this.core, () => this.options()), PAGE_SIZE, (item) => {
       const node = item as { metadata?: { name?: string; labels?: Record<string, string> }; spec?: { unschedulable?: boolean } };
       const name = node.metadata?.name ?? '';
       return { name, hostname: node.metadata?.labels?.['kubernetes.io/hostname'] ?? name, unschedulable: node.spec?.unschedulable === true };
-    });
+    }), READ_RETRY);
     return listed.items.filter((node) => node.name !== '');
   }
 
@@ -49,7 +62,7 @@ export class CanaryApi {
   async listReports(): Promise<unknown[]> {
     try {
       const pages = clusterObjectPages(this.custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => this.options());
-      return (await listAll(pages, PAGE_SIZE, (item) => item)).items;
+      return (await retryApiCall(() => listAll(pages, PAGE_SIZE, (item) => item), READ_RETRY)).items;
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;
@@ -59,7 +72,7 @@ export class CanaryApi {
   /** The canary's VMIs by label; KubeVirtMissingError when the VMI API is not served. */
   async listVmis(labelSelector: string): Promise<Listed<Record<string, unknown>>> {
     try {
-      const page = listPage(await this.custom.listNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, labelSelector }, this.options()));
+      const page = listPage(await retryApiCall(() => this.custom.listNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, labelSelector }, this.options()), READ_RETRY));
       return { items: page.items as Record<string, unknown>[], resourceVersion: page.resourceVersion };
     } catch (error) {
       // LIST in a namespace that does not exist answers an empty list: 404 means the resource itself is not served.
@@ -71,13 +84,13 @@ export class CanaryApi {
   }
 
   async createVmi(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return (await this.custom.createNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, body }, this.options())) as Record<string, unknown>;
+    return (await retryApiCall(() => this.custom.createNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, body }, this.options()), WRITE_RETRY)) as Record<string, unknown>;
   }
 
   /** Deletes one VMI; false when it was already gone. */
   async deleteVmi(name: string): Promise<boolean> {
     try {
-      await this.custom.deleteNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, name, gracePeriodSeconds: 0 }, this.options());
+      await retryApiCall(() => this.custom.deleteNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, name, gracePeriodSeconds: 0 }, this.options()), WRITE_RETRY);
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -86,7 +99,7 @@ export class CanaryApi {
   }
 
   async listPods(labelSelector: string): Promise<Listed<V1Pod>> {
-    const page = listPage(await this.core.listNamespacedPod({ namespace: this.namespace, labelSelector }, this.options()));
+    const page = listPage(await retryApiCall(() => this.core.listNamespacedPod({ namespace: this.namespace, labelSelector }, this.options()), READ_RETRY));
     return { items: page.items as V1Pod[], resourceVersion: page.resourceVersion };
   }
 
@@ -97,9 +110,13 @@ export class CanaryApi {
 
   /** The canary's only write on a report. */
   async publishVmBoot(node: string, patch: readonly { op: 'add'; path: '/status/vmBoot'; value: VmBoot }[]): Promise<void> {
-    await this.custom.patchClusterCustomObjectStatus(
-      { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node, body: patch },
-      requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
+    await retryApiCall(
+      () =>
+        this.custom.patchClusterCustomObjectStatus(
+          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node, body: patch },
+          requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
+        ),
+      WRITE_RETRY,
     );
   }
 

@@ -1,5 +1,5 @@
 import { ApiextensionsV1Api, type KubeConfig, VersionApi } from '@kubernetes/client-node';
-import { apiFailure } from '../../core/kube/api-error.ts';
+import { apiFailure, isTransient } from '../../core/kube/api-error.ts';
 import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
 import { retryApiCall, retryPolicy } from '../../core/kube/retry.ts';
@@ -100,11 +100,9 @@ async function notServed(
 /** A 404 on a LIST: the resource is not served (its CRD is not installed). */
 class NotServed extends Error {}
 
-const TRANSIENT = (status: number) => status === 0 || status === 429 || status >= 500;
-
 async function withRetries<T>(what: string, server: string, call: () => Promise<T>, retries: number): Promise<T> {
   try {
-    return await retryApiCall(call, retryPolicy(DEFAULT_BACKOFF, retries, (error) => TRANSIENT(apiFailure(error).status)));
+    return await retryApiCall(call, retryPolicy(DEFAULT_BACKOFF, retries, isTransient));
   } catch (error) {
     const failure = apiFailure(error);
     if (failure.status === 404) throw new NotServed(what);

@@ -45,3 +45,10 @@ export function apiFailure(error: unknown): ApiFailure {
 
 export const isNotFound = (error: unknown): boolean => apiFailure(error).status === 404;
 export const isConflict = (error: unknown): boolean => apiFailure(error).status === 409;
+/** 429: the server did not act on the request (throttled, or its watch cache still initializing). */
+export const isThrottled = (error: unknown): boolean => apiFailure(error).status === 429;
+/** A failure that may pass: no answer, 429, or a 5xx. */
+export const isTransient = (error: unknown): boolean => {
+  const { status } = apiFailure(error);
+  return status === 0 || status === 429 || status >= 500;
+};
