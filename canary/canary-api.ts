@@ -49,12 +49,20 @@ export class CanaryApi {
     return requestOptions(this.timeoutMs);
   }
 
+  private read<T>(call: () => Promise<T>): Promise<T> {
+    return retryApiCall(call, READ_RETRY);
+  }
+
+  private write<T>(call: () => Promise<T>): Promise<T> {
+    return retryApiCall(call, WRITE_RETRY);
+  }
+
   async listNodes(): Promise<NodeView[]> {
-    const listed = await retryApiCall(() => listAll(nodePages(this.core, () => this.options()), PAGE_SIZE, (item) => {
+    const listed = await this.read(() => listAll(nodePages(this.core, () => this.options()), PAGE_SIZE, (item) => {
       const node = item as { metadata?: { name?: string; labels?: Record<string, string> }; spec?: { unschedulable?: boolean } };
       const name = node.metadata?.name ?? '';
       return { name, hostname: node.metadata?.labels?.['kubernetes.io/hostname'] ?? name, unschedulable: node.spec?.unschedulable === true };
-    }), READ_RETRY);
+    }));
     return listed.items.filter((node) => node.name !== '');
   }
 
@@ -62,7 +70,7 @@ export class CanaryApi {
   async listReports(): Promise<unknown[]> {
     try {
       const pages = clusterObjectPages(this.custom, { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL }, () => this.options());
-      return (await retryApiCall(() => listAll(pages, PAGE_SIZE, (item) => item), READ_RETRY)).items;
+      return (await this.read(() => listAll(pages, PAGE_SIZE, (item) => item))).items;
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;
@@ -72,7 +80,7 @@ export class CanaryApi {
   /** The canary's VMIs by label; KubeVirtMissingError when the VMI API is not served. */
   async listVmis(labelSelector: string): Promise<Listed<Record<string, unknown>>> {
     try {
-      const page = listPage(await retryApiCall(() => this.custom.listNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, labelSelector }, this.options()), READ_RETRY));
+      const page = listPage(await this.read(() => this.custom.listNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, labelSelector }, this.options())));
       return { items: page.items as Record<string, unknown>[], resourceVersion: page.resourceVersion };
     } catch (error) {
       // LIST in a namespace that does not exist answers an empty list: 404 means the resource itself is not served.
@@ -84,13 +92,13 @@ export class CanaryApi {
   }
 
   async createVmi(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return (await retryApiCall(() => this.custom.createNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, body }, this.options()), WRITE_RETRY)) as Record<string, unknown>;
+    return (await this.write(() => this.custom.createNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, body }, this.options()))) as Record<string, unknown>;
   }
 
   /** Deletes one VMI; false when it was already gone. */
   async deleteVmi(name: string): Promise<boolean> {
     try {
-      await retryApiCall(() => this.custom.deleteNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, name, gracePeriodSeconds: 0 }, this.options()), WRITE_RETRY);
+      await this.write(() => this.custom.deleteNamespacedCustomObject({ ...VMI_API, namespace: this.namespace, name, gracePeriodSeconds: 0 }, this.options()));
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -99,7 +107,7 @@ export class CanaryApi {
   }
 
   async listPods(labelSelector: string): Promise<Listed<V1Pod>> {
-    const page = listPage(await retryApiCall(() => this.core.listNamespacedPod({ namespace: this.namespace, labelSelector }, this.options()), READ_RETRY));
+    const page = listPage(await this.read(() => this.core.listNamespacedPod({ namespace: this.namespace, labelSelector }, this.options())));
     return { items: page.items as V1Pod[], resourceVersion: page.resourceVersion };
   }
 
@@ -110,13 +118,11 @@ export class CanaryApi {
 
   /** The canary's only write on a report. */
   async publishVmBoot(node: string, patch: readonly { op: 'add'; path: '/status/vmBoot'; value: VmBoot }[]): Promise<void> {
-    await retryApiCall(
-      () =>
-        this.custom.patchClusterCustomObjectStatus(
-          { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node, body: patch },
-          requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
-        ),
-      WRITE_RETRY,
+    await this.write(() =>
+      this.custom.patchClusterCustomObjectStatus(
+        { group: API_GROUP, version: API_VERSION, plural: NODE_VALIDATION_PLURAL, name: node, body: patch },
+        requestOptions(this.timeoutMs, PatchStrategy.JsonPatch),
+      ),
     );
   }
 
