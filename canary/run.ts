@@ -58,6 +58,12 @@ export interface CanaryRun {
 /** The API or KubeVirt could not be reached or read: nothing more was published. */
 export class CanaryUnreachableError extends Error {}
 
+/**
+ * The API server refused the canary's VMI (403: RBAC or the chart's canary VMI policy; 422: KubeVirt
+ * found it invalid): a setting to fix, not a failure to retry. Nothing was published.
+ */
+export class CanaryRefusedError extends Error {}
+
 /** How often the run looks at each VMI (and polls its console once the launcher runs). */
 const TICK_MS = 500;
 /** How long the run waits for deleted VMIs and their launcher pods to be gone. */
@@ -128,8 +134,14 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
         await api.createVmi(body);
       } catch (error) {
         const failure = apiFailure(error);
+        const what = `cannot create the canary VMI for node ${picked.node}: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`;
+        if (failure.status === 403 || failure.status === 422) {
+          throw new CanaryRefusedError(
+            `${what}. The chart lets the canary create only the VMI its values describe (docs/security.md, "The canary's VMs"): run it with the flags its CronJob renders, or change the chart's canary values and run helm upgrade`,
+          );
+        }
         // KubeVirt's admission webhook unreachable, or the API: no VM was tried, so nothing is published.
-        throw new CanaryUnreachableError(`cannot create the canary VMI for node ${picked.node}: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`);
+        throw new CanaryUnreachableError(what);
       }
       follows.push({ picked, name: vmiName(picked.node, runId), uuid, createdAt, seconds: {}, console: '', lastConsoleAt: 0, done: false });
       log.info({ node: picked.node, nodeClass: picked.nodeClass, vmi: vmiName(picked.node, runId) }, 'created');
@@ -207,9 +219,8 @@ async function look(api: CanaryApi, observer: RunObserver, follow: Follow, bound
     follow.console = await api.readConsole(podName).catch(() => follow.console);
     markerSeen = consoleShowsNonce(follow.console, follow.uuid);
     step('guestMarker', markerSeen);
-    // The guest printed, so the domain ran: when the VMI watch has not delivered phase Running yet
-    // (it can trail the console), the marker's time is when the VMI was Running at the latest.
-    step('vmiRunning', markerSeen);
+    // No vmiRunning from the marker: the VMI watch can trail the console, and a step this run did
+    // not see stays absent (docs/canary.md) rather than filled in with another step's time.
   }
   const timedOut = at - follow.createdAt >= boundSeconds * 1000;
   return outcomeOf({ vmi, vmiGone: observer.vmiGone(follow.name), pod, console: follow.console, markerSeen }, timedOut, boundSeconds);

@@ -46,7 +46,7 @@ export const COMMAND_EXITS = {
   canary: [
     { code: EXIT.ok, meaning: 'every picked node booted the VM, or there was no node to pick' },
     { code: EXIT.notReady, meaning: 'a picked node did not boot the VM (published), or SIGTERM/SIGINT cut the run short (nothing published for the VMs cut short)' },
-    { code: EXIT.usage, meaning: 'bad input (flags, kubeconfig, --context)' },
+    { code: EXIT.usage, meaning: "bad input (flags, kubeconfig, --context), or the API server refused the canary's VMI (RBAC or the chart's canary VMI policy; nothing published)" },
     { code: EXIT.cluster, meaning: 'the cluster or KubeVirt could not be reached or read; no result was published for the VMs concerned (retry)' },
   ],
   agent: SERVER_EXITS,

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { pino } from 'pino';
 import { CanaryApi, KubeVirtMissingError } from '../../canary/canary-api.ts';
-import { CanaryUnreachableError, type CanaryRun, type NodeResult, runCanary } from '../../canary/run.ts';
+import { CanaryRefusedError, CanaryUnreachableError, type CanaryRun, type NodeResult, runCanary } from '../../canary/run.ts';
 import { apiFailure } from '../../core/kube/api-error.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
 import { API_GROUP, API_VERSION, nodeKeys } from '../../core/kube/names.ts';
@@ -10,7 +10,7 @@ import { addSettings, configOf } from '../settings/flags.ts';
 import { canarySettings } from '../settings/canary.ts';
 import { exitCodesHelp } from '../exit-codes.ts';
 import { permissionsHelp } from '../permissions.ts';
-import { asUsageError, ClusterUnreachableError, EXIT } from '../usage-error.ts';
+import { asUsageError, ClusterUnreachableError, EXIT, UsageError } from '../usage-error.ts';
 
 export function canaryCommand(): Command {
   return addSettings(new Command('canary'), canarySettings)
@@ -54,6 +54,7 @@ async function runCanaryCommand(flags: Record<string, unknown>): Promise<number>
       log,
     });
   } catch (error) {
+    if (error instanceof CanaryRefusedError) throw new UsageError(error.message);
     if (error instanceof KubeVirtMissingError || error instanceof CanaryUnreachableError) throw new ClusterUnreachableError(error.message);
     const failure = apiFailure(error);
     throw new ClusterUnreachableError(`cannot read the cluster: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`);

@@ -1,8 +1,10 @@
 /**
  * `helm install` with canary.enabled into the real control plane, then the canary's identity, with
  * a real pod-bound token of the chart's canary ServiceAccount: it may write status.vmBoot of any
- * NodeValidation and follow its VMIs in its own namespace, and is refused everything else, each
- * refusal checked by who refused it (RBAC or the named admission policy) and its message. The
+ * NodeValidation and create, follow and delete its own tiny VMI in its own namespace, and is
+ * refused everything else, each refusal checked by who refused it (RBAC or the named admission
+ * policy) and its message. Each VMI refusal changes one thing of the canary's own VMI, written here
+ * by hand from what the issue and docs/security.md say a canary VMI may not have. The
  * agent, a real `virtgate agent` process with the chart's DaemonSet arguments and its own pod-bound
  * token, is refused status.vmBoot, and its next publish keeps what the canary wrote.
  *
@@ -10,6 +12,7 @@
  * so a VMI here is only an object. The VirtualMachine CRD is not installed: the authorizer answers
  * before the API server looks the resource up, so RBAC's refusal is what a cluster with KubeVirt gets.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,14 +20,18 @@ import {
   AdmissionregistrationV1Api,
   AppsV1Api,
   AuthorizationV1Api,
+  BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canaryVmi } from '../../canary/vmi.ts';
+import { nodeKeys } from '../../core/kube/names.ts';
 import { agentArgsFromDaemonSet, CHART_DIR, helmOk } from '../lab/chart/helm.ts';
 import { jsonPatch, kubeConfigFrom, mergePatch, refusal } from '../lab/chart/cluster.ts';
+import { runCli } from '../lab/cli.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts';
 import { buildHost } from '../lab/hosts/build-host.ts';
@@ -72,6 +79,25 @@ const vmiBody = (name: string) => ({
   spec: { domain: { devices: {}, resources: { requests: { memory: '64Mi' } } } },
 });
 
+type Vmi = { metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Record<string, any> };
+
+/** The disk image the chart's CronJob passes the canary (its --disk-image argument). */
+async function chartDiskImage(): Promise<string> {
+  const cronJob = await admin.makeApiClient(BatchV1Api).readNamespacedCronJob({ namespace: NS, name: CANARY_SA });
+  const arg = cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args?.find((each) => each.startsWith('--disk-image='));
+  if (arg === undefined) throw new Error('the chart\'s canary CronJob passes no --disk-image');
+  return arg.slice('--disk-image='.length);
+}
+
+let vmiSerial = 0;
+/** The VMI `virtgate canary` creates for `node` (canary/vmi.ts), with the chart's disk image and a name of its own. */
+async function theCanarysVmi(node: string): Promise<Vmi> {
+  const runId = `t${(vmiSerial++).toString(36)}`;
+  const picked = { node, hostname: node, nodeClass: 'intel-xeon-hardware-6.12-metal', previous: undefined, classFailedRunsBefore: 0 };
+  const body = canaryVmi(picked, { runId, namespace: VMS, diskImage: await chartDiskImage(), diskPullPolicy: 'IfNotPresent', firmwareUuid: randomUUID(), keys: nodeKeys() });
+  return structuredClone(body) as unknown as Vmi;
+}
+
 type Status = Record<string, unknown>;
 const statusOf = async (name: string) => ((await custom.getClusterCustomObject({ ...NV, name })) as { status: Status }).status;
 const without = (status: Status, ...keys: string[]) => Object.fromEntries(Object.entries(status).filter(([k]) => !keys.includes(k)));
@@ -90,6 +116,7 @@ const byRbac = (user: string, text: string) => ({
 });
 
 let asCanary: KubeConfig;
+let canaryKubeconfig: string;
 let asAgent: KubeConfig;
 let agent: AgentProcess | undefined;
 
@@ -115,7 +142,8 @@ beforeAll(async () => {
     ],
     cp.adminKubeconfig,
   );
-  asCanary = kubeConfigFrom((await podBoundIdentity(admin, cp, NS, CANARY_SA, NODE_B)).kubeconfig);
+  canaryKubeconfig = (await podBoundIdentity(admin, cp, NS, CANARY_SA, NODE_B)).kubeconfig;
+  asCanary = kubeConfigFrom(canaryKubeconfig);
   const agentIdentity = await podBoundIdentity(admin, cp, NS, AGENT_SA, NODE_A);
   asAgent = kubeConfigFrom(agentIdentity.kubeconfig);
 
@@ -134,6 +162,10 @@ beforeAll(async () => {
   const canaryReports = asCanary.makeApiClient(CustomObjectsApi);
   await waitFor('the canary admission policy to be enforced', async () => {
     const { status } = await refusal(() => canaryReports.patchClusterCustomObjectStatus({ ...NV, name: NODE_B, dryRun: 'All', body: [{ op: 'add', path: '/status/forged', value: 'probe' }] }, jsonPatch));
+    return status === 403 ? true : undefined;
+  }, 60_000);
+  await waitFor('the canary VMI admission policy to be enforced', async () => {
+    const { status } = await refusal(() => canaryReports.createNamespacedCustomObject({ ...VMI, namespace: VMS, dryRun: 'All', body: vmiBody('policy-probe') }));
     return status === 403 ? true : undefined;
   }, 60_000);
   const agentReports = asAgent.makeApiClient(CustomObjectsApi);
@@ -246,11 +278,13 @@ describe("the canary, with a pod-bound token of the chart's canary ServiceAccoun
 
   it('creates, reads, lists, watches and deletes VMIs in its own namespace, and reads launcher pods and their logs there', async () => {
     const objects = asCanary.makeApiClient(CustomObjectsApi);
-    await objects.createNamespacedCustomObject({ ...VMI, namespace: VMS, body: vmiBody('canary-probe') });
-    await objects.getNamespacedCustomObject({ ...VMI, namespace: VMS, name: 'canary-probe' });
+    const own = await theCanarysVmi(NODE_A);
+    const name = own.metadata.name;
+    await objects.createNamespacedCustomObject({ ...VMI, namespace: VMS, body: own });
+    await objects.getNamespacedCustomObject({ ...VMI, namespace: VMS, name });
     const listed = (await objects.listNamespacedCustomObject({ ...VMI, namespace: VMS, labelSelector: 'app.kubernetes.io/name=virtgate-canary' })) as { items: unknown[] };
     expect(listed.items.length).toBe(1);
-    await objects.deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name: 'canary-probe' });
+    await objects.deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name });
     expect((await asCanary.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: VMS })).items).toEqual([]);
 
     const review = asCanary.makeApiClient(AuthorizationV1Api);
@@ -294,6 +328,191 @@ describe("the canary, with a pod-bound token of the chart's canary ServiceAccoun
       await rbac.deleteClusterRole({ name });
     }
     expect((await statusOf(NODE_B)).vmBoot).toEqual(vmBoot('Booted'));
+  });
+});
+
+describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM it needs", () => {
+  const policy = `${FULLNAME}-canary-vmi`;
+  const create = (body: unknown, namespace = VMS) => refusal(() => asCanary.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({ ...VMI, namespace, body }));
+  /** The canary's own VMI with one change made by `change`. */
+  const changed = async (change: (vmi: Vmi) => void) => {
+    const vmi = await theCanarysVmi(NODE_A);
+    change(vmi);
+    return vmi;
+  };
+  const oneTinyVm = (fields: string) => byPolicy(policy, `a virtgate canary VMI is one tiny VM with one disk and nothing else .*; it may not set ${fields}$`);
+
+  it("admits the canary's own VMI, also as KubeVirt v1.9.0's mutating webhook fills it in", async () => {
+    const plain = await theCanarysVmi(NODE_A);
+    expect(await create(plain, VMS)).toEqual({ status: 0, message: '' });
+    // What KubeVirt's webhook adds before validation (pkg/defaults/defaults.go: architecture,
+    // machine type, CPU model, guest memory, empty features, hot-plug ceilings, the cluster's
+    // eviction strategy and CPU request; vmi-mutator.go: the PCI topology annotation), by hand.
+    const defaulted = await changed((vmi) => {
+      vmi.metadata.annotations = { 'kubevirt.io/pci-topology-version': 'v3' };
+      Object.assign(vmi.spec, { architecture: 'amd64', evictionStrategy: 'LiveMigrate' });
+      vmi.spec.domain.machine = { type: 'q35' };
+      Object.assign(vmi.spec.domain.cpu, { model: 'host-model', sockets: 1, threads: 1, maxSockets: 4 });
+      vmi.spec.domain.memory = { guest: '64Mi', maxGuest: '256Mi' };
+      vmi.spec.domain.resources.requests.cpu = '100m';
+      vmi.spec.domain.features = {};
+    });
+    expect(await create(defaulted, VMS)).toEqual({ status: 0, message: '' });
+    const objects = asCanary.makeApiClient(CustomObjectsApi);
+    for (const name of [plain.metadata.name, defaulted.metadata.name]) await objects.deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name });
+  });
+
+  it('refuses any other disk image, saying which one the chart configures and what to change', async () => {
+    const image = await chartDiskImage();
+    const other = await changed((vmi) => {
+      vmi.spec.volumes[0].containerDisk.image = 'quay.io/someone/any-os:latest';
+    });
+    expect(await create(other)).toEqual(
+      byPolicy(
+        policy,
+        `boots only the disk image the chart configures \\(canary.diskImage: ${image.replace(/[.]/g, '\\.')}\\), not quay\\.io/someone/any-os:latest: set canary.diskImage in the chart values and run helm upgrade`,
+      ),
+    );
+  });
+
+  it('refuses more CPU or memory than the canary uses, and elevated CPU or memory features', async () => {
+    const size = (asked: string) => byPolicy(policy, `a virtgate canary VMI has one vCPU and 64Mi of memory; canary-\\w+-t\\w+ asks for ${asked}`);
+    expect(await create(await changed((vmi) => { vmi.spec.domain.cpu.cores = 4; })), 'cores').toEqual(size('cores 4, sockets 1, threads 1, memory 64Mi'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.cpu.sockets = 8; })), 'sockets').toEqual(size('cores 1, sockets 8'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.resources.requests.memory = '16Gi'; })), 'memory').toEqual(size('cores 1, sockets 1, threads 1, memory 16Gi'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.resources.requests.cpu = '8'; })), 'CPU request').toEqual(size('.*CPU request 8$'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.memory = { guest: '8Gi' }; })), 'guest memory').toEqual(size('cores 1'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.resources.limits = { memory: '64Mi' }; })), 'limits').toEqual(oneTinyVm('spec.domain.resources.limits'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.cpu.dedicatedCpuPlacement = true; })), 'dedicated CPUs').toEqual(oneTinyVm('spec.domain.cpu.dedicatedCpuPlacement'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.cpu.realtime = {}; })), 'realtime').toEqual(oneTinyVm('spec.domain.cpu.realtime'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.cpu.features = [{ name: 'vmx', policy: 'require' }]; })), 'CPU features').toEqual(oneTinyVm('spec.domain.cpu.features'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.memory = { guest: '64Mi', hugepages: { pageSize: '2Mi' } }; })), 'hugepages').toEqual(oneTinyVm('spec.domain.memory.hugepages'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.launchSecurity = { sev: {} }; })), 'launch security').toEqual(oneTinyVm('spec.domain.launchSecurity'));
+  });
+
+  it('refuses other disks, volumes, devices, networks, credentials and firmware', async () => {
+    expect(
+      await create(await changed((vmi) => {
+        vmi.spec.volumes.push({ name: 'host', hostDisk: { path: '/etc/shadow', type: 'Disk' } });
+        vmi.spec.domain.devices.disks.push({ name: 'host', disk: { bus: 'virtio' } });
+      })),
+      'a hostDisk',
+    ).toEqual(byPolicy(policy, 'has exactly one disk, named canary, on the virtio bus, backed by one containerDisk .*; canary-\\w+ has volumes \\[canary: containerDisk, host: hostDisk\\] and disks \\[canary, host\\]'));
+    expect(
+      await create(await changed((vmi) => { vmi.spec.volumes[0] = { name: 'canary', persistentVolumeClaim: { claimName: 'someone-elses-data' } }; })),
+      'a PVC instead of the containerDisk',
+    ).toEqual(byPolicy(policy, 'has volumes \\[canary: persistentVolumeClaim\\]'));
+    expect(await create(await changed((vmi) => { vmi.spec.volumes[0].containerDisk.path = '/disk/other.img'; })), 'another path in the image').toEqual(byPolicy(policy, 'has volumes \\[canary: containerDisk\\]'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.devices.disks[0].disk.bus = 'sata'; })), 'another bus').toEqual(byPolicy(policy, 'on the virtio bus'));
+    expect(
+      await create(await changed((vmi) => {
+        vmi.spec.domain.devices.hostDevices = [{ name: 'gpu', deviceName: 'nvidia.com/GA102' }];
+        vmi.spec.domain.devices.gpus = [{ name: 'gpu2', deviceName: 'nvidia.com/GA102' }];
+        vmi.spec.domain.devices.filesystems = [{ name: 'fs', virtiofs: {} }];
+      })),
+      'host devices, GPUs, filesystems',
+    ).toEqual(oneTinyVm('spec.domain.devices.filesystems, spec.domain.devices.gpus, spec.domain.devices.hostDevices'));
+    expect(
+      await create(await changed((vmi) => {
+        vmi.spec.domain.devices.interfaces = [{ name: 'default', masquerade: {} }];
+        vmi.spec.networks = [{ name: 'default', pod: {} }];
+      })),
+      'a network',
+    ).toEqual(oneTinyVm('spec.networks, spec.domain.devices.interfaces'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.devices.autoattachPodInterface = true; })), 'the pod network by default').toEqual(
+      byPolicy(policy, 'has no network interface, graphics device or memory balloon'),
+    );
+    expect(
+      await create(await changed((vmi) => { vmi.spec.accessCredentials = [{ sshPublicKey: { source: { secret: { secretName: 'keys' } }, propagationMethod: { noCloud: {} } } }]; })),
+      'access credentials',
+    ).toEqual(oneTinyVm('spec.accessCredentials'));
+    expect(await create(await changed((vmi) => { vmi.spec.domain.firmware.kernelBoot = { container: { image: 'quay.io/someone/kernel' } }; })), 'a kernel boot').toEqual(
+      oneTinyVm('spec.domain.firmware.kernelBoot'),
+    );
+    expect(await create(await changed((vmi) => { vmi.spec.domain.features = { smm: { enabled: true } }; })), 'features').toEqual(oneTinyVm('spec.domain.features.smm'));
+  });
+
+  it('refuses hook sidecars and other annotations, and VMIs without its labels', async () => {
+    expect(
+      await create(await changed((vmi) => { vmi.metadata.annotations = { 'hooks.kubevirt.io/hookSidecars': '[{"image": "quay.io/someone/sidecar"}]' }; })),
+      'a hook sidecar',
+    ).toEqual(byPolicy(policy, 'has no annotations of its own .*: hooks\\.kubevirt\\.io/hookSidecars$'));
+    expect(await create(await changed((vmi) => { vmi.metadata.labels = { 'app.kubernetes.io/name': 'virtgate-canary' }; })), 'without its run and node labels').toEqual(
+      byPolicy(policy, 'carries exactly the labels .* has app\\.kubernetes\\.io/name=virtgate-canary$'),
+    );
+    expect(await create(await changed((vmi) => { vmi.metadata.labels = { ...vmi.metadata.labels, 'app.kubernetes.io/name': 'web' }; })), 'another app').toEqual(
+      byPolicy(policy, 'carries exactly the labels'),
+    );
+  });
+
+  it('refuses placement other than one node by name and tolerating virtgate\'s not-ready taint', async () => {
+    const placed = (text: string) => byPolicy(policy, `is placed on one node by name \\(nodeSelector kubernetes\\.io/hostname only\\) and tolerates only virtgate\\.io/not-ready; canary-\\w+ has ${text}`);
+    expect(await create(await changed((vmi) => { vmi.spec.tolerations = [{ operator: 'Exists' }]; })), 'every taint').toEqual(placed('nodeSelector kubernetes\\.io/hostname and tolerations \\(every key\\) Exists'));
+    expect(await create(await changed((vmi) => { vmi.spec.tolerations.push({ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists' }); })), 'the control plane').toEqual(
+      placed('.*tolerations virtgate\\.io/not-ready Exists, node-role\\.kubernetes\\.io/control-plane Exists'),
+    );
+    expect(await create(await changed((vmi) => { vmi.spec.nodeSelector = { 'node-role.kubernetes.io/control-plane': '' }; })), 'by role').toEqual(placed('nodeSelector node-role\\.kubernetes\\.io/control-plane'));
+    expect(
+      await create(await changed((vmi) => { vmi.spec.affinity = { nodeAffinity: {} }; vmi.spec.priorityClassName = 'system-node-critical'; })),
+      'affinity and priority',
+    ).toEqual(oneTinyVm('spec.affinity, spec.priorityClassName'));
+  });
+
+  it('deletes only VMIs labelled as its own', async () => {
+    await custom.createNamespacedCustomObject({ ...VMI, namespace: VMS, body: vmiBody('someone-elses') });
+    try {
+      expect(await refusal(() => asCanary.makeApiClient(CustomObjectsApi).deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name: 'someone-elses' }))).toEqual(
+        byPolicy(policy, 'may delete only its own VMIs \\(labelled app\\.kubernetes\\.io/name=virtgate-canary\\), not someone-elses'),
+      );
+    } finally {
+      await custom.deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name: 'someone-elses' });
+    }
+  });
+
+  it('with RBAC widened by hand: still no VMI elsewhere, no change to a VMI, no other KubeVirt kind', async () => {
+    const name = `${CANARY_SA}-widened-vmis`;
+    await rbac.createClusterRole({ body: { metadata: { name }, rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances', 'virtualmachines'], verbs: ['create', 'patch'] }] } });
+    await rbac.createClusterRoleBinding({
+      body: { metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: CANARY_SA, namespace: NS }] },
+    });
+    const own = await theCanarysVmi(NODE_A);
+    try {
+      const review = asCanary.makeApiClient(AuthorizationV1Api);
+      await waitFor('the widened role to be authorized', async () =>
+        (await review.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { namespace: 'default', group: 'kubevirt.io', resource: 'virtualmachineinstances', verb: 'create' } } } })).status?.allowed ? true : undefined,
+      );
+      const objects = asCanary.makeApiClient(CustomObjectsApi);
+      expect(await create({ ...own, metadata: { ...own.metadata, namespace: 'default' } }, 'default'), 'another namespace').toEqual(
+        byPolicy(policy, `runs its VMs only in canary.namespace \\(${VMS}\\), not in default`),
+      );
+      expect(await refusal(() => objects.createNamespacedCustomObject({ ...VM, namespace: VMS, body: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'forged' }, spec: {} } })), 'a VirtualMachine').toEqual(
+        byPolicy(policy, 'creates and deletes only VirtualMachineInstances, not virtualmachines'),
+      );
+      await objects.createNamespacedCustomObject({ ...VMI, namespace: VMS, body: own });
+      expect(
+        await refusal(() => objects.patchNamespacedCustomObject({ ...VMI, namespace: VMS, name: own.metadata.name, body: { spec: { domain: { resources: { requests: { memory: '16Gi' } } } } } }, mergePatch)),
+        'a change to its own VMI',
+      ).toEqual(byPolicy(policy, `may not change VirtualMachineInstance ${own.metadata.name}: it only creates its own and deletes them`));
+    } finally {
+      await rbac.deleteClusterRoleBinding({ name });
+      await rbac.deleteClusterRole({ name });
+      await custom.deleteNamespacedCustomObject({ ...VMI, namespace: VMS, name: own.metadata.name }).catch(() => undefined);
+    }
+  });
+
+  it('`virtgate canary` with a disk image the chart did not configure: exit 2, nothing published, and the message says what to change', async () => {
+    const before = await statusOf(NODE_A);
+    const cronJob = await admin.makeApiClient(BatchV1Api).readNamespacedCronJob({ namespace: NS, name: CANARY_SA });
+    const args = (cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args ?? []).map((arg) =>
+      arg.startsWith('--disk-image=') ? '--disk-image=registry.example/someone/any-os:1' : arg,
+    );
+    const run = await runCli([...args, '--kubeconfig', canaryKubeconfig]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /cannot create the canary VMI for node [\w-]+: HTTP 403: .*canary-vmi' .*boots only the disk image the chart configures \(canary\.diskImage: [^)]+\), not registry\.example\/someone\/any-os:1: set canary\.diskImage in the chart values and run helm upgrade.*\. The chart lets the canary create only the VMI its values describe/,
+    );
+    expect((await statusOf(NODE_A)).vmBoot).toEqual(before.vmBoot);
+    expect(((await custom.listNamespacedCustomObject({ ...VMI, namespace: VMS })) as { items: unknown[] }).items).toEqual([]);
   });
 });
 

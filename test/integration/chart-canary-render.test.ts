@@ -4,8 +4,9 @@
  * after the release and in the namespaces the values say; values.schema.json and the templates
  * refuse values that cannot work, with a message that names them.
  */
-import type { V1Namespace, V1ValidatingAdmissionPolicy } from '@kubernetes/client-node';
+import type { V1CronJob, V1Namespace, V1ValidatingAdmissionPolicy } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { GUEST_MEMORY } from '../../canary/vmi.ts';
 import { CHART_DIR, findManifest, helm, type Manifest, renderChart } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 
@@ -40,6 +41,8 @@ describe('the canary in the chart', () => {
         'RoleBinding/vm-canaries/vg-canary',
         'ValidatingAdmissionPolicy//vg-canary-nodevalidation',
         'ValidatingAdmissionPolicyBinding//vg-canary-nodevalidation',
+        'ValidatingAdmissionPolicy//vg-canary-vmi',
+        'ValidatingAdmissionPolicyBinding//vg-canary-vmi',
       ].sort(),
     );
     const namespace = findManifest<V1Namespace>(objects, 'Namespace', 'vm-canaries');
@@ -48,6 +51,29 @@ describe('the canary in the chart', () => {
     expect(policy.spec?.matchConditions).toEqual([{ name: 'virtgate-canary', expression: "request.userInfo.username == 'system:serviceaccount:virtgate:vg-canary'" }]);
     expect(policy.spec?.failurePolicy).toBe('Fail');
     expect(policy.spec?.validations?.every((validation) => validation.reason === 'Forbidden')).toBe(true);
+  });
+
+  it("the VMI policy holds the CronJob's own --disk-image, the prefix's taint and the canary's guest memory, as CEL string literals", async () => {
+    const cases: Array<[string, string[], string]> = [
+      ['by tag', ['--set', 'canary.diskImage.tag=1.2.3'], 'ghcr.io/virtgate/canary-disk:1.2.3'],
+      ['by digest, another registry', ['--set', 'canary.diskImage.registry=registry.example:5000', '--set', `canary.diskImage.digest=sha256:${'a'.repeat(64)}`], `registry.example:5000/virtgate/canary-disk@sha256:${'a'.repeat(64)}`],
+      // A quote in a value cannot end the CEL literal early.
+      ["a repository with a quote", ['--set', "canary.diskImage.repository=some'one/disk", '--set', 'canary.diskImage.tag=v1'], "ghcr.io/some'one/disk:v1"],
+    ];
+    for (const [what, args, image] of cases) {
+      const objects = await render(['--set', 'canary.enabled=true', '--set', 'prefix=vg.example.com', '--set', 'fullnameOverride=vg', ...args]);
+      const cronJob = findManifest<V1CronJob>(objects, 'CronJob', 'vg-canary');
+      expect(cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args, what).toContain(`--disk-image=${image}`);
+      const policy = findManifest<V1ValidatingAdmissionPolicy>(objects, 'ValidatingAdmissionPolicy', 'vg-canary-vmi');
+      const expressions = (policy.spec?.validations ?? []).map((validation) => validation.expression);
+      const literal = `'${image.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+      expect(expressions.filter((expression) => expression.includes('containerDisk.image')), what).toEqual([expect.stringContaining(`== ${literal}`)]);
+      expect(expressions.join('\n'), what).toContain("t.?key.orValue('') == 'vg.example.com/not-ready'");
+      expect(expressions.join('\n'), what).toContain(`string(variables.requests.?memory.orValue('')) == '${GUEST_MEMORY}'`);
+      expect(policy.spec?.matchConditions, what).toEqual([{ name: 'virtgate-canary', expression: "request.userInfo.username == 'system:serviceaccount:virtgate:vg-canary'" }]);
+      expect(policy.spec?.failurePolicy, what).toBe('Fail');
+      expect(policy.spec?.validations?.every((validation) => validation.reason === 'Forbidden'), what).toBe(true);
+    }
   });
 
   it('with rbac.create=false: no canary role or binding, the ServiceAccount and the policy still', async () => {

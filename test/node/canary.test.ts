@@ -201,10 +201,16 @@ describe('the canary on a ready node boots its VM', () => {
     expect(Math.abs(Date.parse(vmBoot!.runAt) - Date.parse(vmi!.createdAt))).toBeLessThanOrEqual(1500);
     log(`booted: ${JSON.stringify(vmBoot)}`);
     const { scheduled, launcherRunning, vmiRunning, guestMarker } = vmBoot!.seconds;
-    expect([scheduled, launcherRunning, vmiRunning, guestMarker].every((s) => typeof s === 'number'), `every step's time: ${JSON.stringify(vmBoot?.seconds)}`).toBe(true);
+    expect([scheduled, launcherRunning, guestMarker].every((s) => typeof s === 'number'), `the steps every booting run sees: ${JSON.stringify(vmBoot?.seconds)}`).toBe(true);
     expect(scheduled!).toBeLessThanOrEqual(launcherRunning!);
-    expect(launcherRunning!).toBeLessThanOrEqual(vmiRunning!);
-    expect(vmiRunning!).toBeLessThanOrEqual(guestMarker!);
+    expect(launcherRunning!).toBeLessThanOrEqual(guestMarker!);
+    // vmiRunning only when the run's VMI watch delivered phase Running before the marker (it can
+    // trail the console): never filled in from another step.
+    if (vmiRunning === undefined) log('vmiRunning not observed before the marker (the VMI watch trailed the console)');
+    else {
+      expect(launcherRunning!).toBeLessThanOrEqual(vmiRunning);
+      expect(vmiRunning).toBeLessThanOrEqual(guestMarker!);
+    }
     // The canary cannot have seen the marker before the console held it: not before the test's last
     // read without it (1.5 s for the whole-second creation time and the two clocks' offsets).
     const createdMs = Date.parse(vmi!.createdAt);
@@ -213,6 +219,17 @@ describe('the canary on a ready node boots its VM', () => {
     figures.markerSeconds.push((sighting!.firstWithMs! - vmi!.seenAtMs) / 1000);
     figures.canaryMarkerSeconds.push(guestMarker!);
     expect(await vmisInCluster()).toEqual([]);
+  });
+});
+
+describe("the chart's canary VMI policy, with real KubeVirt's webhooks in front of it", () => {
+  it('a run with a disk image the chart did not configure is refused by the API server: exit 2, no VMI, nothing published, and the message says what to change', async () => {
+    const before = (await report()).status?.vmBoot;
+    const { result } = await canary({ '--disk-image': 'registry.example/someone/any-os:1' });
+    expect(result.exitCode, result.log).toBe(2);
+    expect(result.log).toMatch(/HTTP 403: .*ValidatingAdmissionPolicy '[\w-]+-canary-vmi' .*boots only the disk image the chart configures \(canary\.diskImage: [^)]+\), not registry\.example\/someone\/any-os:1: set canary\.diskImage in the chart values and run helm upgrade/);
+    expect(recorder!.seenSince(result.startedMs)).toEqual([]);
+    expect((await report()).status?.vmBoot).toEqual(before);
   });
 });
 
@@ -339,7 +356,8 @@ describe(`${TOTAL_RUNS} runs, one cut short by SIGTERM, leave nothing behind`, (
       };
     });
     expect(left).toEqual({ pods: [], inNamespace: [], ofDisk: [] });
-    // The run created VMIs: the count is of runs that reached KubeVirt, not of empty ones.
-    expect([...recorder!.vmis.values()].length).toBeGreaterThanOrEqual(TOTAL_RUNS - 1);
+    // The runs created VMIs: the count is of runs that reached KubeVirt, not of empty ones. Two runs
+    // create none: the one on the not-ready node, and the one whose VMI the chart's policy refused.
+    expect([...recorder!.vmis.values()].length).toBeGreaterThanOrEqual(TOTAL_RUNS - 2);
   });
 });
