@@ -99,7 +99,7 @@ export function classifyPlatform(platform: PlatformFacts, cpu: Observation<CpuFa
   if (dmi !== null) {
     const signature = VM_SIGNATURES.find((s) => s.match(dmi));
     if (signature) {
-      return { kind: 'virtual-machine', hypervisor: signature.hypervisor, cloud: signature.cloud, ...base, evidence: `DMI: ${[dmi.sysVendor, dmi.productName].filter(Boolean).join(' ')}` };
+      return { kind: 'virtual-machine', hypervisor: signature.hypervisor, cloud: signature.cloud, ...base, evidence: `DMI: ${vendorAndProduct(dmi.sysVendor, dmi.productName)}` };
     }
   }
   const tree = platform.deviceTree;
@@ -122,12 +122,18 @@ export function classifyPlatform(platform: PlatformFacts, cpu: Observation<CpuFa
   return { kind: 'unknown', hypervisor: null, cloud: null, ...base, evidence: missing };
 }
 
+/** Vendor and product as one name; a product that starts with its vendor ("Google" / "Google Compute Engine") names it once. */
+function vendorAndProduct(vendor: string | null, product: string | null): string {
+  return [vendor && product?.startsWith(vendor) ? null : vendor, product].filter(Boolean).join(' ');
+}
+
 export function describePlatform(platform: Platform): string {
-  const named = [platform.vendor, platform.product].filter(Boolean).join(' ');
+  const named = vendorAndProduct(platform.vendor, platform.product);
   if (platform.kind === 'bare-metal') return `bare metal${named ? ` (${named})` : ''}`;
   if (platform.kind === 'virtual-machine') {
     const under = platform.hypervisor ? ` under ${platform.hypervisor}` : '';
-    return `a virtual machine${under}${named ? ` (${named})` : ''}`;
+    // Nor is the hypervisor named twice, as "under Google Compute Engine (Google Compute Engine)".
+    return `a virtual machine${under}${named && named !== platform.hypervisor ? ` (${named})` : ''}`;
   }
   return 'bare metal or a virtual machine: cannot tell';
 }
