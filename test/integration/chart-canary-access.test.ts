@@ -365,7 +365,7 @@ describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM
     const plain = await theCanarysVmi(NODE_A);
     expect(await create(plain, VMS)).toEqual({ status: 0, message: '' });
     // What KubeVirt's webhook adds before validation (pkg/defaults/defaults.go: architecture,
-    // machine type, CPU model, guest memory, empty features, hot-plug ceilings, the cluster's
+    // machine type, CPU model, guest memory, ACPI on, hot-plug ceilings, the cluster's
     // eviction strategy and CPU request; vmi-mutator.go: the PCI topology annotation), by hand.
     const defaulted = await changed((vmi) => {
       vmi.metadata.annotations = { 'kubevirt.io/pci-topology-version': 'v3' };
@@ -374,7 +374,8 @@ describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM
       Object.assign(vmi.spec.domain.cpu, { model: 'host-model', sockets: 1, threads: 1, maxSockets: 4 });
       vmi.spec.domain.memory = { guest: '64Mi', maxGuest: '256Mi' };
       vmi.spec.domain.resources.requests.cpu = '100m';
-      vmi.spec.domain.features = {};
+      // api/core/v1 defaults: ACPI's FeatureState, enabled unless said otherwise.
+      vmi.spec.domain.features = { acpi: { enabled: true } };
     });
     expect(await create(defaulted, VMS)).toEqual({ status: 0, message: '' });
     const objects = asCanary.makeApiClient(CustomObjectsApi);
@@ -449,6 +450,7 @@ describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM
       oneTinyVm('spec.domain.firmware.kernelBoot'),
     );
     expect(await createNaming(await changed((vmi) => { vmi.spec.domain.features = { smm: { enabled: true } }; })), 'features').toEqual(oneTinyVm('spec.domain.features.smm'));
+    expect(await createNaming(await changed((vmi) => { vmi.spec.domain.features = { acpi: { enabled: false } }; })), 'ACPI off').toEqual(oneTinyVm('spec.domain.features.acpi.enabled'));
   });
 
   it('refuses hook sidecars and other annotations, and VMIs without its labels', async () => {
