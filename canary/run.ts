@@ -137,7 +137,7 @@ export async function runCanary(api: CanaryApi, options: RunOptions, now: () => 
         const what = `cannot create the canary VMI for node ${picked.node}: ${failure.status ? `HTTP ${failure.status}: ` : ''}${failure.message}`;
         if (failure.status === 403 || failure.status === 422) {
           throw new CanaryRefusedError(
-            `${what}. The chart lets the canary create only the VMI its values describe (docs/security.md, "The canary's VMs"): run it with the flags its CronJob renders, or change the chart's canary values and run helm upgrade`,
+            `${what}. The chart lets the canary create only the VMI its values describe (its canary VMI admission policy, docs/security.md): run it with the flags its CronJob renders, or change the chart's canary values and run helm upgrade`,
           );
         }
         // KubeVirt's admission webhook unreachable, or the API: no VM was tried, so nothing is published.
