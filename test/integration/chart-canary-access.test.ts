@@ -81,10 +81,15 @@ const vmiBody = (name: string) => ({
 
 type Vmi = { metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Record<string, any> };
 
+/** The arguments the chart's CronJob passes the canary. */
+async function cronJobArgs(): Promise<string[]> {
+  const cronJob = await admin.makeApiClient(BatchV1Api).readNamespacedCronJob({ namespace: NS, name: CANARY_SA });
+  return cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args ?? [];
+}
+
 /** The disk image the chart's CronJob passes the canary (its --disk-image argument). */
 async function chartDiskImage(): Promise<string> {
-  const cronJob = await admin.makeApiClient(BatchV1Api).readNamespacedCronJob({ namespace: NS, name: CANARY_SA });
-  const arg = cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args?.find((each) => each.startsWith('--disk-image='));
+  const arg = (await cronJobArgs()).find((each) => each.startsWith('--disk-image='));
   if (arg === undefined) throw new Error('the chart\'s canary CronJob passes no --disk-image');
   return arg.slice('--disk-image='.length);
 }
@@ -364,16 +369,19 @@ describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM
   it("admits the canary's own VMI, also as KubeVirt v1.9.0's mutating webhook fills it in", async () => {
     const plain = await theCanarysVmi(NODE_A);
     expect(await create(plain, VMS)).toEqual({ status: 0, message: '' });
-    // What KubeVirt's webhook adds before validation (pkg/defaults/defaults.go: architecture,
-    // machine type, CPU model, guest memory, ACPI on, hot-plug ceilings, the cluster's
-    // eviction strategy and CPU request; vmi-mutator.go: the PCI topology annotation), by hand.
+    // What KubeVirt v1.9.0's webhook adds before validation, by hand from its source, in a cluster
+    // whose KubeVirt CR sets evictionStrategy LiveMigrate, cpuRequest 250m, maximumCpuSockets 4 and
+    // maximumGuestMemory 256Mi (pkg/defaults/defaults.go: architecture, machine type, CPU model,
+    // guest memory from the request, the CR's eviction strategy, a CPU request only when the CR's
+    // differs from 100m, the hot-plug ceilings; no sockets or threads, which it sets only when cores,
+    // sockets and threads are all unset; api/core/v1: ACPI on; vmi-mutator.go: the PCI topology annotation).
     const defaulted = await changed((vmi) => {
       vmi.metadata.annotations = { 'kubevirt.io/pci-topology-version': 'v3' };
       Object.assign(vmi.spec, { architecture: 'amd64', evictionStrategy: 'LiveMigrate' });
       vmi.spec.domain.machine = { type: 'q35' };
-      Object.assign(vmi.spec.domain.cpu, { model: 'host-model', sockets: 1, threads: 1, maxSockets: 4 });
+      Object.assign(vmi.spec.domain.cpu, { model: 'host-model', maxSockets: 4 });
       vmi.spec.domain.memory = { guest: '64Mi', maxGuest: '256Mi' };
-      vmi.spec.domain.resources.requests.cpu = '100m';
+      vmi.spec.domain.resources.requests.cpu = '250m';
       // api/core/v1 defaults: ACPI's FeatureState, enabled unless said otherwise.
       vmi.spec.domain.features = { acpi: { enabled: true } };
     });
@@ -526,8 +534,7 @@ describe("the canary's VMIs, narrowed by its admission policy to the one tiny VM
 
   it('`virtgate canary` with a disk image the chart did not configure: exit 2, nothing published, and the message says what to change', async () => {
     const before = await statusOf(NODE_A);
-    const cronJob = await admin.makeApiClient(BatchV1Api).readNamespacedCronJob({ namespace: NS, name: CANARY_SA });
-    const args = (cronJob.spec?.jobTemplate.spec?.template.spec?.containers[0]?.args ?? []).map((arg) =>
+    const args = (await cronJobArgs()).map((arg) =>
       arg.startsWith('--disk-image=') ? '--disk-image=registry.example/someone/any-os:1' : arg,
     );
     const run = await runCli([...args, '--kubeconfig', canaryKubeconfig]);
