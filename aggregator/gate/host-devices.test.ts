@@ -104,6 +104,17 @@ describe('kubevirt.host-devices', () => {
     expect(judge(cluster(permitted, { 'node-a': vgpu(14, 2), 'node-b': noGpu })).availability).toEqual([expect.objectContaining({ nodes: 1, devices: 16 })]);
   });
 
+  it('a function whose id the agent could not read provides no entry, even vfio-ready; the node is told it could be the device', () => {
+    // What an agent reports for a vfio-ready function whose uevent, vendor, device and class files could not be read.
+    const unreadId = inventory([{ unread: 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)', state: 'vfio-ready', count: 1 }]);
+    const { check, availability } = judge(cluster({ pciHostDevices: [A10, { pciVendorSelector: '0000:0000', resourceName: 'example.com/zero' }] }, { 'node-a': unreadId }));
+    expect(check.status).toBe('fail');
+    expect(availability).toEqual([
+      expect.objectContaining({ resource: 'nvidia.com/GA102GL_A10', nodes: 0, devices: 0, reasons: ['node-a: device absent among the functions whose id was read; 1 function(s) of unread id could be it'] }),
+      expect.objectContaining({ resource: 'example.com/zero', nodes: 0, devices: 0 }),
+    ]);
+  });
+
   it('a node whose report has no inventory says so', () => {
     const { check } = judge(cluster({ pciHostDevices: [A10] }, { 'node-a': undefined }));
     expect(check.message).toContain('node-a: no passthrough inventory in its report');

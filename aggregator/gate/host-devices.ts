@@ -15,7 +15,9 @@ import { firstFew } from './evidence.ts';
  * - A mediated entry is provided by a node where that type has instances, or can have them
  *   (available_instances > 0: virt-handler creates them from mediatedDevicesConfiguration).
  * - An entry with externalResourceProvider is served by another device plugin: not judged.
- * A node that does not provide an entry gets the reason from the closest row it has.
+ * A node that does not provide an entry gets the reason from the closest row it has. A row without
+ * a selector (its id could not be read on the node) matches no entry, whatever its state; a node
+ * with such rows and no match is told that the device may be among them, not that it is absent.
  */
 
 /** Which not-ready state explains best why a node does not provide a PCI entry: the one closest to ready. */
@@ -38,7 +40,9 @@ function pciReason(rows: readonly PciDeviceRow[], devices: HostDevices): string 
         return 'IOMMU off: the device has no IOMMU group';
     }
   }
-  return devices.truncated ? `device absent from the first ${devices.functions} PCI functions read` : 'device absent';
+  const unread = devices.pci.filter((row) => row.selector === undefined).reduce((sum, row) => sum + row.count, 0);
+  const absent = devices.truncated ? `device absent from the first ${devices.functions} PCI functions read` : 'device absent';
+  return unread > 0 ? `${absent} among the functions whose id was read; ${unread} function(s) of unread id could be it` : absent;
 }
 
 interface NodeAnswer {

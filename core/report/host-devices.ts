@@ -11,8 +11,9 @@ import { MAX_DEVICE_ROWS, MAX_MEDIATED_TYPES, PASSTHROUGH_STATES, PCI_SELECTOR }
 export { MAX_DEVICE_ROWS, MAX_MEDIATED_TYPES, mdevSelectorName, PASSTHROUGH_STATES, type PassthroughState, PCI_SELECTOR } from './host-devices-vocabulary.ts';
 
 export const pciDeviceRowSchema = z.object({
-  selector: z.string().regex(PCI_SELECTOR).describe('vendor:device, as KubeVirt\'s pciVendorSelector (upper case).'),
-  class: z.string().max(8).describe('The PCI class code (six hex digits), e.g. 030000 for a VGA controller.'),
+  selector: z.string().regex(PCI_SELECTOR).optional().describe("vendor:device, as KubeVirt's pciVendorSelector (upper case). Absent when the id could not be read (`unread` says why): such functions match no selector."),
+  class: z.string().max(8).optional().describe('The PCI class code (six hex digits), e.g. 030000 for a VGA controller. Absent when it could not be read.'),
+  unread: z.string().max(160).optional().describe('Why selector or class is absent: the sysfs files of the first of them that could not be read (uevent, vendor, device, class).'),
   state: z.enum(PASSTHROUGH_STATES),
   count: z.int().min(1).max(1_000_000).describe('How many functions of this id are in this state.'),
   driver: z.string().max(64).optional().describe('The host driver holding the first of them (bound-to-host-driver).'),

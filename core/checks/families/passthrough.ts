@@ -38,7 +38,9 @@ export function hostDevicesOf(facts: PassthroughFamilyFacts): HostDevices | null
 }
 
 const countOf = (rows: readonly PciDeviceRow[]): number => rows.reduce((sum, row) => sum + row.count, 0);
-const listed = (rows: readonly PciDeviceRow[]): string => rows.slice(0, 4).map((row) => `${row.selector} ×${row.count}`).join(', ') + (rows.length > 4 ? ` (+${rows.length - 4} more ids)` : '');
+/** A row's vendor:device, or that it was not read (never a made-up id). */
+const idOf = (row: PciDeviceRow): string => row.selector ?? `id unread (${row.unread ?? 'sysfs'})`;
+const listed = (rows: readonly PciDeviceRow[]): string => rows.slice(0, 4).map((row) => `${idOf(row)} ×${row.count}`).join(', ') + (rows.length > 4 ? ` (+${rows.length - 4} more ids)` : '');
 
 function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckResultOf<PassthroughCheckId> {
   const id = 'passthrough';
@@ -46,7 +48,9 @@ function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckR
   const facts = observation.value;
   if (!facts.present) return { id, status: 'skip', message: 'sys/bus/pci/devices does not exist under the host root: no PCI inventory to look at' };
   if (facts.functions === 0) return { id, status: 'skip', message: 'sys/bus/pci/devices lists no PCI functions: nothing to pass through' };
-  const partial = facts.truncated ? ` (the first ${MAX_PCI_FUNCTIONS} PCI functions read)` : '';
+  const unreadRows = facts.pci.filter((row) => row.selector === undefined || row.class === undefined);
+  const unread = unreadRows.length > 0 ? `; ${countOf(unreadRows)} PCI function(s) whose id or class could not be read (${unreadRows[0]?.unread ?? 'sysfs'}), counted under no vendor:device` : '';
+  const partial = `${facts.truncated ? ` (the first ${MAX_PCI_FUNCTIONS} PCI functions read)` : ''}${unread}`;
   const mediated = facts.mediated.filter((row) => row.available + row.created > 0);
   const mdev = mediated.length > 0 ? `; mediated types: ${mediated.slice(0, 4).map((row) => `${row.name} (${row.available} available, ${row.created} created)`).join(', ')}` : '';
   const observed = {
@@ -71,7 +75,7 @@ function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckR
     return {
       id,
       status: 'warn',
-      message: `${countOf(stuck)} PCI function(s) bound to vfio-pci are not usable for passthrough: ${first.selector} ${first.state} (${first.blocker ?? ''})${stuck.length > 1 ? ` (+${stuck.length - 1} more ids)` : ''}; ${countOf(ready)} ready${partial}`,
+      message: `${countOf(stuck)} PCI function(s) bound to vfio-pci are not usable for passthrough: ${idOf(first)} ${first.state} (${first.blocker ?? ''})${stuck.length > 1 ? ` (+${stuck.length - 1} more ids)` : ''}; ${countOf(ready)} ready${partial}`,
       hint:
         first.state === 'group-not-viable'
           ? 'Bind every device of that IOMMU group to vfio-pci (or unbind it from its host driver), or move the card to a slot with its own group; the kernel hands a group to a VM only whole.'

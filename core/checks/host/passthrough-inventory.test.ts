@@ -53,6 +53,25 @@ describe('summarisePassthrough', () => {
     expect(devices.iommu).toBe(true);
   });
 
+  it('a function whose id was not read gets a row without selector or class, saying why; it is never counted as 0000:0000', () => {
+    const unread = 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)';
+    const unknown: PciFunctionReading = { address: '0000:3b:00.0', vendor: null, device: null, class: null, unread, driver: 'vfio-pci', iommuGroup: '30', mdevTypes: [] };
+    const devices = summarisePassthrough(walk([fn('0000:17:00.0', '10de:2236', '030200', 'vfio-pci', '12'), unknown], ['12', '30']));
+    expect(devices.pci).toEqual([
+      { selector: '10DE:2236', class: '030200', state: 'vfio-ready', count: 1 },
+      { unread, state: 'vfio-ready', count: 1 },
+    ]);
+  });
+
+  it('a group member of unread id and class on a host driver spoils the group, and the blocker says it was not read', () => {
+    const member: PciFunctionReading = { address: '0000:01:00.1', vendor: null, device: null, class: null, unread: 'uevent (EISDIR)', driver: 'snd_hda_intel', iommuGroup: '14', mdevTypes: [] };
+    const devices = summarisePassthrough(walk([fn('0000:01:00.0', '10de:2204', '030000', 'vfio-pci', '14'), member], ['14']));
+    expect(devices.pci.find((row) => row.selector === '10DE:2204')).toMatchObject({
+      state: 'group-not-viable',
+      blocker: '0000:01:00.1 (id unread, class unread: not known to be a bridge) in IOMMU group 14 is bound to snd_hda_intel',
+    });
+  });
+
   it('a host without IOMMU groups says so', () => {
     const devices = summarisePassthrough(walk([fn('0000:00:01.0', '1af4:1000', '020000', 'virtio-pci', null)]));
     expect(devices).toMatchObject({ iommu: false, functions: 1, truncated: false });
@@ -78,7 +97,8 @@ describe('summarisePassthrough', () => {
       fc.property(fc.array(fc.tuple(id(4), id(4), id(6)), { minLength: 2, maxLength: 12 }), (ids) => {
         const functions = ids.map(([vendor, device, pciClass], index) => ({ ...fn(`0000:00:${index.toString(16).padStart(2, '0')}.0`, '', pciClass, null, '1'), vendor, device }));
         const rows = summarisePassthrough(walk(functions)).pci;
-        const expected = [...rows].sort((a, b) => a.selector.localeCompare(b.selector) || a.class.localeCompare(b.class));
+        // Every id here was read, so every row has a selector and a class.
+        const expected = [...rows].sort((a, b) => (a.selector ?? '').localeCompare(b.selector ?? '') || (a.class ?? '').localeCompare(b.class ?? ''));
         expect(rows.map((row) => `${row.selector}|${row.class}`)).toEqual(expected.map((row) => `${row.selector}|${row.class}`));
       }),
       { numRuns: 300 },

@@ -22,19 +22,20 @@ function isVfioDriver(driver: string): boolean {
   return driver === KUBEVIRT_PCI_DRIVER || /(^|[_-])vfio([_-]|$)/.test(driver);
 }
 
-/** PCI-to-PCI bridge (0604xx) and CardBus bridge (0607xx): the header types the kernel exempts. */
-function isInterconnect(pciClass: string): boolean {
-  return pciClass.startsWith('0604') || pciClass.startsWith('0607');
+/** PCI-to-PCI bridge (0604xx) and CardBus bridge (0607xx): the header types the kernel exempts. An unread class is not known to be one. */
+function isInterconnect(pciClass: string | null): boolean {
+  return pciClass !== null && (pciClass.startsWith('0604') || pciClass.startsWith('0607'));
 }
 
-/** Whether this member leaves its group viable; false means it is held by a host driver. */
+/** Whether this member leaves its group viable; false means it is held by a host driver (or, class unread, not known to be exempt). */
 export function keepsGroupViable(member: Pick<PciFunctionReading, 'driver' | 'class'>): boolean {
   if (member.driver === null) return true;
   if (isVfioDriver(member.driver) || member.driver === 'pci-stub') return true;
   return isInterconnect(member.class);
 }
 
-export const pciSelector = (fn: Pick<PciFunctionReading, 'vendor' | 'device'>): string => `${fn.vendor}:${fn.device}`.toUpperCase();
+/** KubeVirt's pciVendorSelector for the function; null when its vendor or device was not read, so it matches no selector. */
+export const pciSelector = (fn: Pick<PciFunctionReading, 'vendor' | 'device'>): string | null => (fn.vendor === null || fn.device === null ? null : `${fn.vendor}:${fn.device}`.toUpperCase());
 
 interface Classified {
   state: PassthroughState;
@@ -47,7 +48,10 @@ function classify(fn: PciFunctionReading, groups: ReadonlyMap<string, PciFunctio
   if (fn.driver === null) return { state: 'unbound' };
   if (fn.driver !== KUBEVIRT_PCI_DRIVER) return { state: 'bound-to-host-driver', driver: fn.driver };
   const held = (groups.get(fn.iommuGroup) ?? []).find((member) => member.address !== fn.address && !keepsGroupViable(member));
-  if (held) return { state: 'group-not-viable', blocker: `${held.address} (${pciSelector(held)}) in IOMMU group ${fn.iommuGroup} is bound to ${held.driver ?? '?'}` };
+  if (held) {
+    const what = `${pciSelector(held) ?? 'id unread'}${held.class === null ? ', class unread: not known to be a bridge' : ''}`;
+    return { state: 'group-not-viable', blocker: `${held.address} (${what}) in IOMMU group ${fn.iommuGroup} is bound to ${held.driver ?? '?'}` };
+  }
   if (!vfioNodes.has(fn.iommuGroup)) return { state: 'no-vfio-node', blocker: `dev/vfio/${fn.iommuGroup} is absent` };
   return { state: 'vfio-ready' };
 }
@@ -61,7 +65,9 @@ const CLASS_SHAPE = /^[0-9a-f]{6}$/;
  * letters) is the code units' order, which needs no ICU collator: its set-up on the first
  * localeCompare costs 7 ms, a seventh of `virtgate check`. Any other text still gets localeCompare.
  */
-function compareIdentifiers(a: string, b: string, shape: RegExp): number {
+function compareIdentifiers(a: string | undefined, b: string | undefined, shape: RegExp): number {
+  // An unread id sorts after every id that was read.
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
   if (!shape.test(a) || !shape.test(b)) return a.localeCompare(b);
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -79,15 +85,16 @@ function pciRows(walk: PciWalk): PciDeviceRow[] {
   for (const fn of walk.functions) {
     const { state, driver, blocker } = classify(fn, groups, vfioNodes);
     const selector = pciSelector(fn);
-    const key = `${selector}|${fn.class}|${state}`;
+    const key = `${selector ?? '?'}|${fn.class ?? '?'}|${state}`;
     const row = rows.get(key);
     if (row) {
       row.count += 1;
       continue;
     }
     rows.set(key, {
-      selector,
-      class: fn.class,
+      ...(selector === null ? {} : { selector }),
+      ...(fn.class === null ? {} : { class: fn.class }),
+      ...(fn.unread === undefined ? {} : { unread: fn.unread.slice(0, 160) }),
       state,
       count: 1,
       ...(driver === undefined ? {} : { driver: driver.slice(0, 64) }),

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/lab/hosts/paths.ts';
@@ -67,7 +67,52 @@ describe('walkPci: the driver', () => {
   it('is read from the driver link when uevent cannot be read', async () => {
     const walk = await walked(await root([{ address: '0000:01:00.0', uevent: null, driverLink: 'vfio-pci' }, { address: '0000:02:00.0', uevent: null }]));
     expect(walk.functions.map((fn) => fn.driver)).toEqual(['vfio-pci', null]);
-    expect(walk.functions[0]).toMatchObject({ vendor: '0000', device: '0000', class: '000000' });
+  });
+});
+
+/**
+ * Ids that were not read are unknown, never 0000:0000 class 000000. The tests run as root, for
+ * whom chmod 000 does not stop a read, so the uevent is made unreadable in ways that stop root
+ * too: a directory in its place (open succeeds, read() gives EISDIR) or a symlink to nothing
+ * (open() gives ENOENT). sysfs gives a process an error the same way, at open or at read.
+ */
+describe('walkPci: ids when uevent cannot be read', () => {
+  const danglingUevent = async (dir: string) => {
+    const uevent = path.join(dir, 'sys/bus/pci/devices/0000:3b:00.0/uevent');
+    await rm(uevent, { recursive: true });
+    await symlink('../../../../nowhere/uevent', uevent);
+  };
+  // The attribute files as drivers/pci/pci-sysfs.c writes them: vendor and device as 0x%04x, class as 0x%06x.
+  const attributes = (ids: { vendor?: string; device?: string; class?: string }) => async (dir: string) => {
+    const device = path.join(dir, 'sys/bus/pci/devices/0000:3b:00.0');
+    for (const [name, text] of Object.entries(ids)) await writeFile(path.join(device, name), text);
+  };
+
+  it('are unknown, with what failed, when neither uevent nor the vendor, device and class files can be read', async () => {
+    const walk = await walked(await root([{ address: '0000:3b:00.0', uevent: null }]));
+    expect(walk.functions[0]).toMatchObject({ vendor: null, device: null, class: null, unread: 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)' });
+    const dangling = await walked(await root([{ address: '0000:3b:00.0', uevent: null }], danglingUevent));
+    expect(dangling.functions[0]).toMatchObject({ vendor: null, device: null, class: null, unread: 'uevent (ENOENT), vendor (ENOENT), device (ENOENT), class (ENOENT)' });
+  });
+
+  it('are read from the vendor, device and class files when uevent cannot be', async () => {
+    const hostRoot = await root([{ address: '0000:3b:00.0', uevent: null }], async (dir) => {
+      await danglingUevent(dir);
+      await attributes({ vendor: '0x10de\n', device: '0x1eb8\n', class: '0x030200\n' })(dir);
+    });
+    const fn = (await walked(hostRoot)).functions[0];
+    expect(fn).toMatchObject({ vendor: '10de', device: '1eb8', class: '030200' });
+    expect(fn?.unread).toBeUndefined();
+  });
+
+  it('keeps each id the files give and leaves unknown only the one they do not', async () => {
+    const hostRoot = await root([{ address: '0000:3b:00.0', uevent: null }], attributes({ vendor: '0x10de\n', class: '0x030200\n' }));
+    expect((await walked(hostRoot)).functions[0]).toMatchObject({ vendor: '10de', device: null, class: '030200', unread: 'uevent (EISDIR), device (ENOENT)' });
+  });
+
+  it('a uevent without PCI_ID or PCI_CLASS is not read as zeros either', async () => {
+    const hostRoot = await root([{ address: '0000:3b:00.0', uevent: 'DRIVER=nvidia\nPCI_SLOT_NAME=0000:3b:00.0\n' }], attributes({ vendor: '0x10de\n' }));
+    expect((await walked(hostRoot)).functions[0]).toMatchObject({ vendor: '10de', device: null, class: null, driver: 'nvidia', unread: 'uevent (no PCI_ID or PCI_CLASS), device (ENOENT), class (ENOENT)' });
   });
 });
 

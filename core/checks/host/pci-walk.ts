@@ -6,7 +6,9 @@ import { errnoCode, hostPath } from './files.ts';
  * What sysfs says about each PCI function, for device passthrough: I/O only, no child process,
  * everything under the host root. Per function: its `uevent` (PCI_ID and PCI_CLASS, as
  * virt-handler reads the id, and DRIVER) and `readlink iommu_group`; mediated types only for the
- * parents listed in sys/class/mdev_bus.
+ * parents listed in sys/class/mdev_bus. Where uevent cannot be read (or lacks an id), the `vendor`,
+ * `device` and `class` attributes the kernel also writes (0x10de, 0x030200) are read instead; an id
+ * neither gives is null with the reason, never a zero the kernel did not say.
  *
  * Reads that cannot find anything are not made, by the kernel's own invariants: the driver comes
  * from uevent's DRIVER line (dev_uevent writes it from the same dev->driver the `driver` link
@@ -44,11 +46,13 @@ export interface MdevTypeReading {
 
 export interface PciFunctionReading {
   address: string;
-  /** Lower-case hex: four digits each. */
-  vendor: string;
-  device: string;
-  /** Six hex digits (030000). */
-  class: string;
+  /** Lower-case hex: four digits each; null when neither uevent nor the attribute file gave it. */
+  vendor: string | null;
+  device: string | null;
+  /** Six hex digits (030000); null when not read. */
+  class: string | null;
+  /** Why vendor, device or class is null: each file tried that could not be read or said nothing (`uevent (EISDIR), vendor (ENOENT)`). */
+  unread?: string;
   /** The bound driver's name (uevent's DRIVER, else readlink driver), null when none. */
   driver: string | null;
   /** The IOMMU group number (readlink iommu_group), null when the function has none. */
@@ -68,29 +72,37 @@ export interface PciWalk {
 
 export type PciWalkResult = { state: 'ok'; walk: PciWalk } | { state: 'absent' } | { state: 'unreadable'; reason: string };
 
-/**
- * A small file's text, null when absent or unreadable. One bounded read at offset 0 (sysfs hands
- * an attribute whole to the first read): a FIFO planted in a host root gives EAGAIN under
- * O_NONBLOCK and a device at most ATTRIBUTE_BYTES, so neither can hold the walk.
- */
 /** One buffer for every attribute: the reads are synchronous, so no two use it at once. */
 const attributeBuffer = Buffer.allocUnsafe(ATTRIBUTE_BYTES);
 
-function attribute(hostRoot: string, relative: string): string | null {
+type AttributeRead = { text: string } | { code: string };
+
+/**
+ * A small file's text, or the errno that stopped it. One bounded read at offset 0 (sysfs hands
+ * an attribute whole to the first read): a FIFO planted in a host root gives EAGAIN under
+ * O_NONBLOCK and a device at most ATTRIBUTE_BYTES, so neither can hold the walk.
+ */
+function readAttribute(hostRoot: string, relative: string): AttributeRead {
   let fd: number;
   try {
     fd = openSync(hostPath(hostRoot, relative), constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
+  } catch (error) {
+    return { code: errnoCode(error) };
   }
   try {
     const bytes = readSync(fd, attributeBuffer, 0, ATTRIBUTE_BYTES, 0);
-    return attributeBuffer.toString('utf8', 0, bytes);
-  } catch {
-    return null;
+    return { text: attributeBuffer.toString('utf8', 0, bytes) };
+  } catch (error) {
+    return { code: errnoCode(error) };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The text, null when absent or unreadable. */
+function attribute(hostRoot: string, relative: string): string | null {
+  const read = readAttribute(hostRoot, relative);
+  return 'text' in read ? read.text : null;
 }
 
 /** The last component of a symlink's target, null when the link is absent. */
@@ -123,26 +135,57 @@ function listing(hostRoot: string, relative: string): string[] {
   }
 }
 
-const hex = (value: string | undefined, digits: number): string => (value ?? '').trim().replace(/^0x/i, '').toLowerCase().padStart(digits, '0').slice(-digits);
+/** A hex number of at most `digits` digits (0x10de, 10DE, 30000), lower case and zero-padded; null when the text is not one. */
+function hexId(value: string | undefined, digits: number): string | null {
+  const digitsRead = /^(?:0x)?([0-9a-f]+)$/i.exec(value?.trim() ?? '')?.[1];
+  return digitsRead === undefined || digitsRead.length > digits ? null : digitsRead.toLowerCase().padStart(digits, '0');
+}
 
 interface UeventFields {
-  vendor: string;
-  device: string;
-  class: string;
-  /** The DRIVER line (dev_uevent); null when the device has none, undefined when uevent was not read. */
-  driver: string | null | undefined;
+  vendor: string | null;
+  device: string | null;
+  class: string | null;
+  /** The DRIVER line (dev_uevent); null when the device has none. */
+  driver: string | null;
 }
 
 /** PCI_ID=10DE:2204, PCI_CLASS=30000 (the kernel's pci_uevent) and DRIVER=vfio-pci (dev_uevent) from a PCI device's uevent. */
-function parseUevent(text: string | null): UeventFields {
+function parseUevent(text: string): UeventFields {
   const fields = new Map<string, string>();
-  for (const line of text?.split('\n') ?? []) {
+  for (const line of text.split('\n')) {
     const equals = line.indexOf('=');
     if (equals > 0 && !fields.has(line.slice(0, equals))) fields.set(line.slice(0, equals), line.slice(equals + 1));
   }
-  const [vendor, device] = (fields.get('PCI_ID') ?? '').split(':');
+  const id = fields.get('PCI_ID')?.split(':');
+  const ids = id?.length === 2 ? { vendor: hexId(id[0], 4), device: hexId(id[1], 4) } : { vendor: null, device: null };
   const driver = fields.get('DRIVER');
-  return { vendor: hex(vendor, 4), device: hex(device, 4), class: hex(fields.get('PCI_CLASS'), 6), driver: text === null ? undefined : driver === undefined || driver === '' ? null : driver };
+  return { ...ids, class: hexId(fields.get('PCI_CLASS'), 6), driver: driver === undefined || driver === '' ? null : driver };
+}
+
+/**
+ * The ids and class: uevent's, else the `vendor`, `device` and `class` attributes (pci-sysfs.c
+ * writes them as 0x%04x and 0x%06x), each read only when uevent did not give it. What neither
+ * gives stays null, with the files that failed.
+ */
+function readIds(hostRoot: string, dir: string, uevent: AttributeRead, fields: UeventFields | null): Pick<PciFunctionReading, 'vendor' | 'device' | 'class' | 'unread'> {
+  const failed: string[] = [];
+  if ('code' in uevent) failed.push(`uevent (${uevent.code})`);
+  else if (fields?.vendor == null || fields.device == null || fields.class == null) failed.push('uevent (no PCI_ID or PCI_CLASS)');
+  const fallback = (name: 'vendor' | 'device' | 'class', digits: number): string | null => {
+    const read = readAttribute(hostRoot, `${dir}/${name}`);
+    if ('code' in read) {
+      failed.push(`${name} (${read.code})`);
+      return null;
+    }
+    const value = hexId(read.text, digits);
+    if (value === null) failed.push(`${name} (not a hex id)`);
+    return value;
+  };
+  const vendor = fields?.vendor ?? fallback('vendor', 4);
+  const device = fields?.device ?? fallback('device', 4);
+  const pciClass = fields?.class ?? fallback('class', 6);
+  const ids = { vendor, device, class: pciClass };
+  return vendor === null || device === null || pciClass === null ? { ...ids, unread: failed.join(', ') } : ids;
 }
 
 function readMdevTypes(hostRoot: string, address: string): MdevTypeReading[] {
@@ -183,11 +226,12 @@ function mayHaveIommuGroups(hostRoot: string): boolean {
 
 function readFunction(hostRoot: string, address: string, mdevParents: ReadonlySet<string>, iommuGroups: boolean): PciFunctionReading {
   const dir = `${PCI_DEVICES}/${address}`;
-  const { driver, ...ids } = parseUevent(attribute(hostRoot, `${dir}/uevent`));
+  const uevent = readAttribute(hostRoot, `${dir}/uevent`);
+  const fields = 'text' in uevent ? parseUevent(uevent.text) : null;
   return {
     address,
-    ...ids,
-    driver: driver === undefined ? linkName(hostRoot, `${dir}/driver`) : driver,
+    ...readIds(hostRoot, dir, uevent, fields),
+    driver: fields === null ? linkName(hostRoot, `${dir}/driver`) : fields.driver,
     iommuGroup: iommuGroups ? linkName(hostRoot, `${dir}/iommu_group`) : null,
     mdevTypes: mdevParents.has(address) ? readMdevTypes(hostRoot, address) : [],
   };
