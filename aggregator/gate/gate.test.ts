@@ -268,6 +268,55 @@ describe('gate: kubevirt.placement', () => {
     expect(check(run({ nodes: tainted, nodeValidations: reports, kubevirt: listed(rawKubeVirt()) }), 'kubevirt.placement').status).toBe('pass');
   });
 
+  describe('a failed node KubeVirt still calls schedulable (kubevirt.io/schedulable=true, no taint)', () => {
+    // KubeVirt v1.9.0: launcher pods select kubevirt.io/schedulable=true only; virt-controller sets
+    // it false 5 minutes after virt-handler's last heartbeat (pkg/virt-controller/watch/node/node.go).
+    const labelled = [rawNode('good-1', { labels: { 'virtgate.io/ready': 'true' } }), rawNode('good-2', { labels: { 'virtgate.io/ready': 'true' } })];
+    const refusal = '2 of 3 nodes in the pool carry the taint already; the limit is 1';
+    const failedReport = rawReport('broken', { ready: false, taint: { policy: 'not-ready', applied: false, refused: refusal } });
+    const failedNode = (extra: { taints?: Array<{ key: string; effect: string }> } = {}) =>
+      rawNode('broken', { labels: { 'virtgate.io/ready': 'false', 'kubevirt.io/schedulable': 'true' }, annotations: { 'kubevirt.io/heartbeat': '2026-12-02T11:58:30Z' }, ...extra });
+    const cluster = (broken: Record<string, unknown>, report = failedReport) => ({
+      nodes: [...labelled, broken],
+      nodeValidations: [rawReport('good-1'), rawReport('good-2'), report],
+      kubevirt: listed(rawKubeVirt({ nodePlacement: placedOnReady })),
+    });
+
+    it('warns although the placement is right, naming the node, why it has no taint and until when', () => {
+      const placement = check(run(cluster(failedNode())), 'kubevirt.placement');
+      expect(placement.status).toBe('warn');
+      expect(placement.message).toBe(
+        "KubeVirt's workloads placement selects 2 nodes, all ready. KubeVirt still places new VMs on a node virtgate failed, which stay Scheduled there without a virt-handler to start them: " +
+          `broken (not-ready; the share guard refused virtgate's taint: ${refusal}) until 2026-12-02T12:03:30Z (virt-handler's last heartbeat plus virt-controller's 5-minute timeout); ` +
+          'cordon or drain it, or let virtgate taint it (agent.taint.policy, agent.taint.maxShare)',
+      );
+      expect(placement.evidence).toMatchObject({ selected: 2, stillSchedulable: ['broken (not-ready)'] });
+    });
+
+    it('names the policy when it is off, and the timeout when no heartbeat is recorded', () => {
+      const off = rawReport('broken', { ready: false });
+      const noHeartbeat = rawNode('broken', { labels: { 'virtgate.io/ready': 'false', 'kubevirt.io/schedulable': 'true' } });
+      const message = check(run(cluster(noHeartbeat, off)), 'kubevirt.placement').message;
+      expect(message).toContain("broken (not-ready; the agent's taint policy is off) until virt-controller marks it unschedulable, 5 minutes after virt-handler's last heartbeat");
+    });
+
+    it('passes once a NoSchedule taint keeps launcher pods off, or KubeVirt has set the label false', () => {
+      const tainted = failedNode({ taints: [{ key: 'virtgate.io/not-ready', effect: 'NoSchedule' }] });
+      expect(check(run(cluster(tainted)), 'kubevirt.placement').status).toBe('pass');
+      const cordoned = failedNode({ taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] });
+      expect(check(run(cluster(cordoned)), 'kubevirt.placement').status).toBe('pass');
+      const givenUp = rawNode('broken', { labels: { 'virtgate.io/ready': 'false', 'kubevirt.io/schedulable': 'false' } });
+      expect(check(run(cluster(givenUp)), 'kubevirt.placement').status).toBe('pass');
+    });
+
+    it('adds the sentence to a fail without turning it into a warn', () => {
+      const unset = { ...cluster(failedNode()), kubevirt: listed(rawKubeVirt()) };
+      const placement = check(run(unset), 'kubevirt.placement');
+      expect(placement.status).toBe('fail');
+      expect(placement.message).toMatch(/^spec\.workloads\.nodePlacement is not set.*\. KubeVirt still places new VMs on a node virtgate failed/);
+    });
+  });
+
   it('fails when a label says ready but the report has gone stale', () => {
     const stale = [rawReport('node-a'), rawReport('node-b'), rawReport('node-c', { heartbeatAt: secondsAgo(7200) })];
     const placement = check(run({ nodeValidations: stale }), 'kubevirt.placement');

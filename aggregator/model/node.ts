@@ -32,6 +32,8 @@ export interface NodeModel {
   conditions: NodeCondition[];
   /** ISO 8601; client-node gives a Date, JSON gives a string: both are accepted. */
   creationTimestamp: string | null;
+  /** virt-handler's last heartbeat (the `kubevirt.io/heartbeat` annotation) as written; null when absent. */
+  kubevirtHeartbeat: string | null;
 }
 
 /** Kubernetes object names are DNS subdomains: at most 253 characters. */
@@ -75,6 +77,7 @@ function narrowNode(raw: unknown): NodeModel | null {
       reason: condition.reason ?? null,
     })),
     creationTimestamp: timestamp(raw.metadata.creationTimestamp),
+    kubevirtHeartbeat: isRecord(raw.metadata.annotations) ? boundedString(raw.metadata.annotations['kubevirt.io/heartbeat'], 64) : null,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   objectNameSchema,
   ownerReferenceSchema,
   reportCheckSchema,
+  type TaintReport,
   type VmBoot,
   vmBootSchema,
 } from '../../core/report/schema.ts';
@@ -63,6 +64,8 @@ export interface NodeReport {
   hostDevices: HostDevices | null;
   /** status.confidential (per kind: available, or why not); null when absent or malformed. */
   confidential: ConfidentialSummary | null;
+  /** status.taint, what the taint policy did at the last publish; null when absent or malformed. */
+  taint: TaintReport | null;
   /** status.vmBoot, the VM canary's last result here (written by the canary, never the agent); null when absent or malformed. */
   vmBoot: VmBoot | null;
 }
@@ -159,6 +162,7 @@ function narrowReport(raw: unknown): ReportParse {
       inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
       hostDevices: fieldOrNull(statusFields.hostDevices, fields.hostDevices) ?? null,
       confidential: fieldOrNull(statusFields.confidential, fields.confidential) ?? null,
+      taint: fieldOrNull(statusFields.taint, fields.taint) ?? null,
       vmBoot: vmBootOrNull(fields.vmBoot),
     },
   };

@@ -2,6 +2,7 @@ import type { JsonObject } from '../../../core/json.ts';
 import type { KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
 import { selectNodes } from '../../placement/select-nodes.ts';
+import { describeStillSchedulable, stillSchedulable } from '../../placement/still-schedulable.ts';
 import { canRunVms } from '../../readiness/sort.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
@@ -15,8 +16,21 @@ import { kubevirtMissing } from './kubevirt.ts';
  * policy allowed it, and kubevirt.emulation-consistent judges it). The fix is a nodeSelector on
  * virtgate's ready label. An unset placement selects every node (the messages say so, and pass
  * still recommends the nodeSelector). No KubeVirt, or a placement that cannot be read → unknown.
+ * A right placement is not the whole answer: a failed node KubeVirt still calls schedulable, with
+ * no taint, takes new VMs all the same (still-schedulable.ts); that turns a pass into warn and is
+ * added to a fail's message.
  */
 export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
+  const result = checkSelection(kubevirt, nodes, prefix);
+  if (result.status === 'unknown') return result;
+  const lingering = stillSchedulable(nodes);
+  if (lingering.length === 0) return result;
+  const evidence = { ...result.evidence, stillSchedulable: firstFew(lingering.map((node) => `${node.name} (${node.state})`)) };
+  const message = `${result.message}. ${describeStillSchedulable(lingering)}`;
+  return { ...result, status: result.status === 'pass' ? 'warn' : result.status, message, evidence };
+}
+
+function checkSelection(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
   const id = 'kubevirt.placement';
   const missing = kubevirtMissing(kubevirt);
   if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: `${missing ?? ''}: no placement to check`, evidence: { kubevirt: kubevirt.state } };
