@@ -116,6 +116,7 @@ describe('helm install on the real node', () => {
     }, 60_000);
     const view = await nodeView(core, node.nodeName);
     const published = {
+      caller: 'agent' as const,
       tier: report.tier,
       ready: report.ready,
       checks: statusesOf(report.checks),

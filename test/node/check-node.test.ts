@@ -48,7 +48,7 @@ describe('virtgate check --node on the real node', () => {
     const report = JSON.parse(outcome.stdout) as { kind?: string; hostRoot?: string; tier?: string; ready?: boolean; checks?: Array<{ id: string; status: string }> };
     expect(report.kind).toBe('CheckResult');
     expect(report.hostRoot).toBe('/host');
-    expect(disagreements(host, { tier: report.tier, ready: report.ready, checks: statusesOf(report.checks) })).toEqual([]);
+    expect(disagreements(host, { caller: 'check --node', tier: report.tier, ready: report.ready, checks: statusesOf(report.checks) })).toEqual([]);
     expect(outcome.code).toBe(report.ready ? 0 : 1);
     expect(await podsLeft()).toEqual([]);
   });

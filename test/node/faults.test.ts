@@ -71,6 +71,7 @@ async function mismatches(): Promise<string[]> {
   if (!report?.status) return ['no NodeValidation'];
   const checks = statusesOf(report.status.checks);
   const problems = disagreements(host, {
+    caller: 'agent',
     tier: report.status.tier,
     ready: report.status.ready,
     checks,

@@ -162,6 +162,7 @@ describe('the chart from an OCI registry on loopback', () => {
       return object.status?.checks ? object.status : undefined;
     }, 60_000);
     const published = {
+      caller: 'agent' as const,
       tier: report.tier,
       ready: report.ready,
       checks: statusesOf(report.checks),
