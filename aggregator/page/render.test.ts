@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type CheckItem, evidenceLines, filterNodes, formatAge, formatPercent, freshness, h, type NodeRow, renderCanaryClasses, renderChecks, renderHostDevices, renderNodeRows, statusClass } from './render.ts';
 import type { HostDeviceAvailability } from '../documents/gate.ts';
+import { gate } from '../gate/gate.ts';
+import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
+import { DEFAULT_VERSIONS_FILE } from '../versions/load.ts';
+import { parseVersionData } from '../versions/parse.ts';
+import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
+import { readFileSync } from 'node:fs';
 
 /**
  * A minimal DOM that records what the page builds and throws if anything assigns markup
@@ -142,6 +148,27 @@ describe('page rendering', () => {
       expect(() => h(doc, 'a', { attrs: { [name]: 'javascript:alert(1)' } })).toThrow(/not allowed/);
     }
     expect((h(doc, 'td', { attrs: { colspan: '8', 'data-x': '1', 'aria-label': 'y' } }) as unknown as FakeElement).attributes).toEqual({ colspan: '8', 'data-x': '1', 'aria-label': 'y' });
+  });
+});
+
+describe('the checklist says what the gate says', () => {
+  it('shows a failed node KubeVirt still places VMs on as a warning, with the node, the refusal and the deadline', () => {
+    const ready = { 'virtgate.io/ready': 'true' };
+    const result = gate(
+      healthyCluster({
+        nodes: [rawNode('node-a', { labels: ready }), rawNode('node-b', { labels: ready }), rawNode('node-c', { labels: { 'virtgate.io/ready': 'false', 'kubevirt.io/schedulable': 'true' }, annotations: { 'kubevirt.io/heartbeat': '2026-12-02T11:59:00Z' } })],
+        nodeValidations: [rawReport('node-a'), rawReport('node-b'), rawReport('node-c', { ready: false, taint: { policy: 'not-ready', applied: false, refused: 'the limit is 1' } })],
+        kubevirt: listed(rawKubeVirt({ nodePlacement: { nodeSelector: ready } })),
+      }),
+      parseVersionData(readFileSync(DEFAULT_VERSIONS_FILE, 'utf8'), 'versions.yaml'),
+      DEFAULT_GATE_CONFIG,
+      NOW,
+    );
+    const list = renderChecks(fakeDocument(), result.checks as CheckItem[]) as unknown as FakeElement;
+    const item = list.children.find((child): child is FakeElement => 'tag' in child && child.textContent.includes('kubevirt.placement'));
+    expect(item?.className.split(' ')).toContain(statusClass('warn'));
+    expect(item?.textContent).toContain("KubeVirt still places new VMs on a node virtgate failed");
+    expect(item?.textContent).toContain("node-c (not-ready; the share guard refused virtgate's taint: the limit is 1) until 2026-12-02T12:04:00Z");
   });
 });
 
