@@ -12,6 +12,11 @@
  * RecordingProxy, which holds every other versioned Node patch of the agent until the writer has
  * landed one more write. The 409 is the real API server's; only its moment is arranged. The audit
  * log counts the agent's 409s, so the test knows it really exercised them.
+ *
+ * Each arranged conflict is its own ledger row, timed from the moment its write landed (the
+ * agent's held patch then meets the 409) to the first look after it that finds the taint and the
+ * published state right for the host. Conflicts are arranged only while the host change they
+ * belong to is being followed, so each one's truth stays put until it is timed.
  */
 import path from 'node:path';
 import { CoreV1Api, type V1Taint } from '@kubernetes/client-node';
@@ -28,7 +33,7 @@ import { ConcurrentWriter } from './concurrent-writer.ts';
 import { type FaultNode, prepareFaultNode, runFaultAgent } from './fault-nodes.ts';
 import { kubeconfigVia } from './kubeconfig-via.ts';
 import { Fault } from './ledger.ts';
-import { agentRecoveryBound, underConflictsBound } from './recovery-bounds.ts';
+import { afterConflictBound, underConflictsBound } from './recovery-bounds.ts';
 import { crashes, pidsOf } from './processes.ts';
 import { unreadyAgent } from './readiness.ts';
 import { type HeldRequest, RecordingProxy } from './recording-proxy.ts';
@@ -54,6 +59,8 @@ const CYCLES = 3;
 const TAINT_POLL_SECONDS = 0.2;
 /** The longest the agent may take to taint (or untaint) under the writer, from the host change. */
 const TAINT_BOUND = underConflictsBound(TAINT_POLL_SECONDS);
+/** The longest the state may stay wrong after one arranged conflict, from its write. */
+const CONFLICT_BOUND = afterConflictBound(TAINT_POLL_SECONDS);
 let node: FaultNode;
 let agent: AgentProcess;
 let proxy: RecordingProxy;
@@ -62,6 +69,80 @@ let interposer: ConcurrentWriter | undefined;
 /** The agent's Node patches that carried a resourceVersion, and the writes landed before one of them. */
 let versionedPatches = 0;
 let interposedWrites = 0;
+/** The host change being followed, for the rows' names. */
+let phase = '';
+/** Every arranged conflict: its ledger row, and its recovery being timed (resolves to why it failed, or undefined). */
+const conflicts: Array<{ fault: Fault; recovery: Promise<string | undefined> }> = [];
+/** Interposed writes still landing (one may have begun just before the phase ended). */
+let landing: Promise<unknown> = Promise.resolve();
+
+const list = (times: number[]) => (times.length === 0 ? 'never' : times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', '));
+
+const tainted = async () => ((await core.readNode({ name: NAME })).spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
+
+/** The agent's taint and published state are right for the host as it is now. */
+async function stateRight(): Promise<boolean> {
+  const truth = await truthOf(node);
+  return (await tainted()) === !truth.ready && (await publishedMismatches(admin, node, truth)).length === 0;
+}
+
+/** Conflicts waiting for the state to be right again: each resolves at the first look begun after its write. */
+const waiting: Array<{ since: number; resolve: () => void; reject: (error: Error) => void }> = [];
+let looking = false;
+
+/**
+ * One observer for every waiting conflict (a poller each would load the API server and make the
+ * agent meet more 409s than the test arranges): looks every poll interval while any waits.
+ */
+async function look(): Promise<void> {
+  if (looking) return;
+  looking = true;
+  try {
+    while (waiting.length > 0) {
+      const startedAt = Date.now();
+      const right = await stateRight().catch(() => false);
+      for (const waiter of [...waiting]) {
+        const settled = right && waiter.since <= startedAt;
+        // The waits run to twice the bound, so a slow recovery is measured and fails the run by its bound.
+        const late = !settled && Date.now() - waiter.since > 2 * CONFLICT_BOUND.ms;
+        if (!settled && !late) continue;
+        waiting.splice(waiting.indexOf(waiter), 1);
+        if (settled) waiter.resolve();
+        else waiter.reject(new Error(`the state was not right within ${2 * CONFLICT_BOUND.ms} ms`));
+      }
+      await new Promise((resolve) => setTimeout(resolve, TAINT_POLL_SECONDS * 1000));
+    }
+  } finally {
+    looking = false;
+  }
+}
+
+/** Resolves at the first look begun after now that finds the taint and published state right. */
+function rightAgain(): Promise<void> {
+  const since = Date.now();
+  const promise = new Promise<void>((resolve, reject) => waiting.push({ since, resolve, reject }));
+  void look();
+  return promise;
+}
+
+/** A conflicting write landed: a row of its own, its recovery timed from now on. */
+function conflictArranged(): void {
+  const fault = new Fault('conflict-409', `conflict ${interposedWrites}: a write landed before the agent's patch (${phase})`);
+  fault.bound(CONFLICT_BOUND);
+  fault.injected();
+  fault.cleared();
+  const recovery = fault
+    .converge(rightAgain)
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        fault.detail(`not right again: ${message}`);
+        return message;
+      },
+    );
+  conflicts.push({ fault, recovery });
+}
 
 /** Holds every other versioned patch of the agent's Node until one foreign write has landed. */
 async function interposeWrites(request: HeldRequest): Promise<void> {
@@ -69,12 +150,22 @@ async function interposeWrites(request: HeldRequest): Promise<void> {
   if (!request.body.includes('"resourceVersion"')) return;
   versionedPatches += 1;
   // Every other one: the agent's retry of a held patch goes through, so it is never starved.
-  if (versionedPatches % 2 === 1 && (await interposer.interpose())) interposedWrites += 1;
+  if (versionedPatches % 2 !== 1) return;
+  const arranged = interposer.interpose().then((landed) => {
+    if (!landed) return;
+    interposedWrites += 1;
+    conflictArranged();
+  });
+  landing = Promise.all([landing, arranged]);
+  await arranged;
 }
 
-const list = (times: number[]) => (times.length === 0 ? 'never' : times.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', '));
-
-const tainted = async () => ((await core.readNode({ name: NAME })).spec?.taints ?? []).some((taint) => taint.key === keys.notReadyTaint);
+/** Every conflict's recovery timed; throws with each that did not come. */
+async function conflictsRecovered(): Promise<void> {
+  await landing;
+  const failed = (await Promise.all(conflicts.map((conflict) => conflict.recovery))).filter((message) => message !== undefined);
+  if (failed.length > 0) throw new Error(`after ${failed.length} conflict(s) the state was not right again: ${failed.join('; ')}`);
+}
 
 beforeAll(async () => {
   await installCrd(admin);
@@ -104,8 +195,6 @@ function agent409s(events: AuditEvent[]): number {
 
 describe('409 conflicts from a concurrent writer', () => {
   it('keeps every label and taint of the writer, and applies and lifts its own taint right', async () => {
-    const fault = new Fault('conflict-409', `writer at ${WRITER_WRITES_PER_SECOND} writes/s on labels and taints while the agent taints`);
-    fault.bound(agentRecoveryBound());
     const writer = new ConcurrentWriter(admin, NAME, { churnOnly: true, writesPerSecond: WRITER_WRITES_PER_SECOND });
     const processes = [{ label: 'agent', child: agent.child, logs: agent.logs, startedMessage: 'virtgate agent started' }];
     let counted: Census | undefined;
@@ -115,31 +204,34 @@ describe('409 conflicts from a concurrent writer', () => {
     const liftTimes: number[] = [];
     let cycles = 0;
     let pids: ReturnType<typeof pidsOf> | undefined;
+    let failure: string | undefined;
     try {
       pids = pidsOf(processes);
       const mark = await cp.audit.mark();
       writer.start();
-      interposer = writer;
-      fault.injected();
       // A verdict flip and back under fire: the taint applied, then lifted, each timed from the
       // host change. The waits run to twice the bound, so a slow taint is measured and reported.
-      const underFire = async (what: string, done: () => Promise<boolean>) => {
+      // Conflicts are arranged only while a change is followed, and each is timed to the state
+      // being right before the host changes again.
+      const underFire = async (what: string, change: () => Promise<void>, done: () => Promise<boolean>) => {
+        phase = `${what}, cycle ${cycles}`;
+        interposer = writer;
+        await change();
         const changedAt = Date.now();
         await waitFor(what, async () => ((await done()) ? true : undefined), 2 * TAINT_BOUND.ms, TAINT_POLL_SECONDS * 1000);
-        return Date.now() - changedAt;
+        const took = Date.now() - changedAt;
+        interposer = undefined;
+        await conflictsRecovered();
+        return took;
       };
       while (cycles < CYCLES) {
         cycles += 1;
-        await removeDevice(node.host.root, 'kvm');
-        taintTimes.push(await underFire('the agent to taint its node', tainted));
-        await restoreDevice(node.host.root, 'kvm');
-        liftTimes.push(await underFire('the agent to lift its taint', async () => !(await tainted())));
+        taintTimes.push(await underFire('the agent to taint its node', () => removeDevice(node.host.root, 'kvm'), tainted));
+        liftTimes.push(await underFire('the agent to lift its taint', () => restoreDevice(node.host.root, 'kvm'), async () => !(await tainted())));
       }
-      fault.injected(cycles - 1);
-      interposer = undefined;
       await writer.stop();
-      fault.cleared();
-      await fault.converge(() => settle('the agent state to match the host', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000));
+      // Not a recovery for the ledger (each conflict timed its own): the state after the writer.
+      await settle('the agent state to match the host', async () => publishedMismatches(admin, node, await truthOf(node)), 60_000);
 
       const current = await core.readNode({ name: NAME });
       expect(current.spec?.taints?.some((taint) => taint.key === keys.notReadyTaint)).toBe(false);
@@ -153,12 +245,19 @@ describe('409 conflicts from a concurrent writer', () => {
       // What the agent decided meanwhile (publish failures, refusals, verdicts), so a failure here explains itself.
       const decisions = agent.logs.filter((line) => line.decision).slice(-25);
       const message = error instanceof Error ? error.message : String(error);
-      fault.detail(`failed: ${message}`);
+      failure = `failed: ${message}`;
       throw new Error(`${message}\nthe agent's last decisions: ${JSON.stringify(decisions)}`, { cause: error });
     } finally {
       interposer = undefined;
+      // Each conflict's recovery timed (or timed out) before its row is written.
+      await landing.catch(() => undefined);
+      await Promise.all(conflicts.map((conflict) => conflict.recovery));
       // The census runs whether or not the test got this far: a fault that failed early (the
-      // taint never came, the state never converged) still counts what it could have harmed.
+      // taint never came, the state never converged) still counts what it could have harmed. It
+      // is one look after every conflict, so it goes on the last one's row (or, if none was
+      // arranged, on a row that never recovered).
+      const fault = conflicts.at(-1)?.fault ?? new Fault('conflict-409', 'no conflict was arranged');
+      if (failure) fault.detail(failure);
       const outcome = await writer.stop();
       const writerLabels = Object.fromEntries(Object.entries(outcome.labels).filter(([key]) => !outcome.uncertain.has(key)));
       writerTaints = outcome.taints.filter((taint) => !outcome.uncertain.has(taint.key));
@@ -170,7 +269,8 @@ describe('409 conflicts from a concurrent writer', () => {
       });
       if (counted) fault.objects(counted.checked, counted.lost.length);
       const timings = `${cycles} taint cycles; taint applied in ${list(taintTimes)}, lifted in ${list(liftTimes)} (bound ${TAINT_BOUND.formula})`;
-      fault.detail(`writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s, ${interposedWrites} of them arranged (a write landed before ${interposedWrites} of its ${versionedPatches} versioned patches); ${timings}`);
+      fault.detail(`census and totals after all ${conflicts.length} conflicts; writer: ${outcome.writes} writes, ${outcome.conflicts} of its own 409s, ${writerTaints.length} taints, ${Object.keys(writerLabels).length} labels; agent: ${agentConflicts} 409s, ${interposedWrites} of them arranged (a write landed before ${interposedWrites} of its ${versionedPatches} versioned patches); ${timings}`);
+      for (const conflict of conflicts) conflict.fault.finish();
       fault.finish();
     }
     expect(counted?.lost).toEqual([]);

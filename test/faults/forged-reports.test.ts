@@ -85,7 +85,7 @@ describe('forged reports', () => {
         ['B\'s own report, its status patched', () => asAgent.patchClusterCustomObjectStatus({ ...NV, name: B, body: { status: { ready: false } } }, mergePatch)],
       ] as const;
       for (const [what, attempt] of attempts) {
-        fault.injected();
+        fault.tried();
         const outcome = await refusal(attempt);
         expect(outcome.status, what).toBe(403);
         expect(outcome.message, what).toMatch(new RegExp(`ValidatingAdmissionPolicy '${RELEASE}-virtgate-agent-nodevalidation'`));
@@ -111,7 +111,7 @@ describe('forged reports', () => {
       await createNodeValidation(custom, report(C, A, { name: C, uid: (await core.readNode({ name: C })).metadata?.uid ?? '' }));
       // D's report, owned by node A.
       await createNodeValidation(custom, report(D, D, { name: A, uid: a.metadata?.uid ?? '' }));
-      fault.injected(2);
+      fault.tried(2);
       const node = async (name: string) => {
         const response = await aggregator.get(`/api/v1/nodes/${name}`);
         return response.status === 200 ? nodeResponseSchema.parse(await response.json()).node : undefined;

@@ -82,7 +82,7 @@ describe('host files that cannot be trusted (virtgate check)', () => {
       batch.map(async (row) => {
         const fault = new Fault('host-file', row.name);
         fault.touchesNoObjects('virtgate check on a fixture host, no cluster; the agent under broken host files is probe-error and kvm-vanish');
-        fault.injected();
+        fault.tried();
         try {
           const profile = row.profile ?? 'intel-metal';
           const { run, json } = await checkHost(profile, row.mutate, row.withoutDacCaps);

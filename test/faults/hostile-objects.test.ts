@@ -71,7 +71,7 @@ describe('hostile and huge objects in the cluster', () => {
     const fault = new Fault('hostile-object', 'NodeValidations, Node labels, KubeVirt and CDI objects');
     try {
       names = await createHostileObjects(admin);
-      fault.injected(names.nodes.length + names.reports.length + names.kubevirts.length + names.cdis.length);
+      fault.tried(names.nodes.length + names.reports.length + names.kubevirts.length + names.cdis.length);
       const gate = await fault.converge(() =>
         waitFor('the aggregator to report on the hostile objects', async () => {
           const { status, body } = await json('/api/v1/gate');

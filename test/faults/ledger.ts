@@ -21,17 +21,22 @@ export interface LedgerEntry {
   kind: string;
   /** Which test injected it. */
   test: string;
-  /** How many times it was injected. */
+  /**
+   * How many times a cluster fault was injected: 1, since every injection is its own row with its
+   * own recovery (the summary fails a cluster row with any other count). 0 for an input case.
+   */
   injected: number;
+  /** Inputs an input case fed to virtgate (CLI argument rows, fuzz runs, hostile objects, broken files); 0 for a cluster fault. */
+  inputsTried?: number;
   /** The published state matched the truth afterwards and nothing was lost. */
   recovered: boolean;
-  /** From the end of the fault (component back, delay removed, writer stopped) to convergence: the longest of `recoveriesMs`. */
+  /** From the end of the injection (component back, delay removed, conflicting write landed, file restored) to convergence: the longest of `recoveriesMs`. */
   convergeMs: number | null;
   /** Every time to recover this fault measured (one per `converge`). */
   recoveriesMs?: number[];
   /** The most each recovery may take, from the configured settings; a cluster fault without one fails the run. */
   bound?: RecoveryBound;
-  /** Objects that had to survive the fault (Nodes, NodeValidations, foreign labels and taints, ...). */
+  /** Cluster objects that had to survive the fault (Nodes, NodeValidations, foreign labels and taints, ...); never inputs. */
   objectsChecked: number;
   objectsLost: number;
   /** Why this fault cannot touch any object (a command without a cluster): the summary prints it beside a 0. */
@@ -46,13 +51,15 @@ function ledgerPath(): string {
 }
 
 /**
- * One fault being injected. `converge` measures the time to convergence; `finish` writes the line
- * (call it in a `finally`, so a fault that did not recover is reported too).
+ * One ledger row: one injection of a cluster fault, or one input case's inputs. `converge`
+ * measures the time to convergence; `finish` writes the line (call it in a `finally`, so a fault
+ * that did not recover is reported too).
  */
 export class Fault {
   readonly kind: string;
   readonly test: string;
   private injectedCount = 0;
+  private triedCount = 0;
   private clearedAt: number | undefined;
   private convergeMs: number | null = null;
   private readonly recoveries: number[] = [];
@@ -73,9 +80,14 @@ export class Fault {
     this.ledgerFile = ledgerFile;
   }
 
-  /** The fault was injected (once more). */
+  /** The cluster fault was injected (a row is one injection: make a new Fault for the next). */
   injected(times = 1): void {
     this.injectedCount += times;
+  }
+
+  /** The input case fed virtgate `times` more inputs (argument rows, fuzz runs, objects, files). */
+  tried(times = 1): void {
+    this.triedCount += times;
   }
 
   /** The fault is over: the time to converge counts from here. */
@@ -124,6 +136,7 @@ export class Fault {
       kind: this.kind,
       test: this.test,
       injected: this.injectedCount,
+      ...(this.triedCount > 0 ? { inputsTried: this.triedCount } : {}),
       recovered: this.converged && this.lost === 0,
       convergeMs: this.convergeMs,
       ...(this.recoveries.length > 0 ? { recoveriesMs: [...this.recoveries] } : {}),

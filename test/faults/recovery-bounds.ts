@@ -119,6 +119,20 @@ export function underConflictsBound(pollSeconds: number): RecoveryBound {
   ]);
 }
 
+/**
+ * One conflict under a concurrent writer, from the write that made the agent's patch stale: the
+ * agent re-reads and retries within its 409 budget; if every retry meets another write, the next
+ * probe publishes again (interval × (1 + jitter) away), the publish that lands taking up to two
+ * request timeouts.
+ */
+export function afterConflictBound(pollSeconds: number): RecoveryBound {
+  return sum([
+    { name: `409 retry budget ${s(conflictRetrySeconds())} (${CONFLICT_RETRY.retries} retries, ${CONFLICT_RETRY.minTimeout}–${CONFLICT_RETRY.maxTimeout} ms)`, seconds: conflictRetrySeconds() },
+    ...agentPublishTerms(agentDefaults),
+    poll(pollSeconds),
+  ]);
+}
+
 /** The chart's defaults the real node runs with: values.yaml, and the DaemonSet's fixed grace period. */
 function chartAgentTiming(): { readinessPeriodSeconds: number; vhvTimeoutSeconds: number; requestTimeoutSeconds: number; shutdownGraceSeconds: number } {
   const values = parseYaml(readFileSync(path.join(PACKAGE_ROOT, 'charts/virtgate/values.yaml'), 'utf8')) as {

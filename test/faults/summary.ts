@@ -6,9 +6,11 @@ export interface KindTotals {
   kind: string;
   /** Undefined for a kind the table of classes does not know (which fails the run). */
   group: FaultGroup | undefined;
-  /** The class's minimum where its file ran; 0 where it did not (nothing required). */
+  /** The class's minimum where its file ran; 0 where it did not (nothing required). Held against `injected` for a cluster fault, `inputsTried` for an input case. */
   minimum: number;
   injected: number;
+  /** Inputs an input case fed virtgate (argument rows, fuzz runs, objects, files): never counted as objects checked. */
+  inputsTried: number;
   recovered: number;
   entries: number;
   longestConvergeMs: number | null;
@@ -21,13 +23,15 @@ export interface KindTotals {
   overBound: string[];
   /** Cluster faults of this class that measured no recovery or gave no bound. */
   untimed: string[];
+  /** Rows that break the ledger's shape: a cluster row that is not one injection with one recovery, an input row that counts injections. */
+  misshapen: string[];
   objectsChecked: number;
   objectsLost: number;
   /** Why the class cannot touch any object, when one of its faults said so. */
   noObjects?: string;
 }
 
-export type Totals = Pick<KindTotals, 'injected' | 'recovered' | 'entries' | 'longestConvergeMs' | 'objectsChecked' | 'objectsLost'>;
+export type Totals = Pick<KindTotals, 'injected' | 'inputsTried' | 'recovered' | 'entries' | 'longestConvergeMs' | 'objectsChecked' | 'objectsLost'>;
 
 export interface FaultSummary {
   kinds: KindTotals[];
@@ -52,12 +56,13 @@ export function median(values: readonly number[]): number | null {
 const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 
 function emptyTotals(): Totals {
-  return { injected: 0, recovered: 0, entries: 0, longestConvergeMs: null, objectsChecked: 0, objectsLost: 0 };
+  return { injected: 0, inputsTried: 0, recovered: 0, entries: 0, longestConvergeMs: null, objectsChecked: 0, objectsLost: 0 };
 }
 
 function add(sum: Totals, kind: Totals): Totals {
   return {
     injected: sum.injected + kind.injected,
+    inputsTried: sum.inputsTried + kind.inputsTried,
     recovered: sum.recovered + kind.recovered,
     entries: sum.entries + kind.entries,
     longestConvergeMs: kind.longestConvergeMs === null ? sum.longestConvergeMs : Math.max(sum.longestConvergeMs ?? 0, kind.longestConvergeMs),
@@ -79,6 +84,7 @@ export function summarise(entries: readonly LedgerEntry[], options: SummaryOptio
         group: known?.group,
         minimum: known && ran.has(known.file) ? known.minimum : 0,
         injected: 0,
+        inputsTried: 0,
         recovered: 0,
         entries: 0,
         longestConvergeMs: null,
@@ -87,6 +93,7 @@ export function summarise(entries: readonly LedgerEntry[], options: SummaryOptio
         formulas: [],
         overBound: [],
         untimed: [],
+        misshapen: [],
         objectsChecked: 0,
         objectsLost: 0,
         recoveries: [],
@@ -100,6 +107,7 @@ export function summarise(entries: readonly LedgerEntry[], options: SummaryOptio
   for (const entry of entries) {
     const totals = totalsOf(entry.kind);
     totals.injected += entry.injected;
+    totals.inputsTried += entry.inputsTried ?? 0;
     totals.recovered += entry.recovered ? 1 : 0;
     totals.entries += 1;
     const recoveries = entry.recoveriesMs ?? (entry.convergeMs === null ? [] : [entry.convergeMs]);
@@ -114,6 +122,12 @@ export function summarise(entries: readonly LedgerEntry[], options: SummaryOptio
     if (totals.group === 'cluster' && (!entry.bound || recoveries.length === 0)) {
       totals.untimed.push(`${entry.test} (${!entry.bound ? 'no bound' : 'no recovery measured'})`);
     }
+    // One injection, one recovery: a row that sums several cannot show which one was slow or
+    // which one a shrunken test stopped making.
+    if (totals.group === 'cluster' && (entry.injected !== 1 || recoveries.length > 1 || (entry.inputsTried ?? 0) > 0)) {
+      totals.misshapen.push(`${entry.test} (${entry.injected} injected, ${recoveries.length} recoveries${entry.inputsTried ? `, ${entry.inputsTried} inputs` : ''} in one row)`);
+    }
+    if (totals.group === 'input' && entry.injected > 0) totals.misshapen.push(`${entry.test} (${entry.injected} injected: an input case counts inputs tried)`);
     totals.objectsChecked += entry.objectsChecked;
     totals.objectsLost += entry.objectsLost;
     if (entry.noObjects) totals.noObjects = entry.noObjects;
@@ -138,7 +152,9 @@ export function failures(summary: FaultSummary): string[] {
   const unknown = summary.kinds.filter((kind) => !kind.group).map((kind) => kind.kind);
   if (unknown.length > 0) reasons.push(`unknown fault class ${unknown.join(', ')} (add it to test/faults/fault-classes.ts)`);
   for (const kind of summary.kinds) {
-    if (kind.injected < kind.minimum) reasons.push(`${kind.kind}: ${kind.injected} injected, fewer than its minimum ${kind.minimum}`);
+    const counted = kind.group === 'input' ? kind.inputsTried : kind.injected;
+    if (counted < kind.minimum) reasons.push(`${kind.kind}: ${counted} ${kind.group === 'input' ? 'inputs tried' : 'injected'}, fewer than its minimum ${kind.minimum}`);
+    if (kind.misshapen.length > 0) reasons.push(`${kind.kind}: ${kind.group === 'input' ? 'rows counting injections' : 'rows not one injection with one recovery'} in ${kind.misshapen.join(', ')}`);
     if (kind.untimed.length > 0) reasons.push(`${kind.kind}: recovery not timed against a bound in ${kind.untimed.join(', ')}`);
     if (kind.overBound.length > 0) reasons.push(`${kind.kind}: recovered slower than its bound in ${kind.overBound.join(', ')}`);
   }
@@ -147,10 +163,11 @@ export function failures(summary: FaultSummary): string[] {
 
 /** Fixed-width tables, cluster faults apart from input cases, then the bounds, then what each test noted. */
 export function renderSummary(summary: FaultSummary, entries: readonly LedgerEntry[] = []): string {
-  const header = ['fault', 'injected', 'minimum', 'recovered', 'recovery median', 'recovery max', 'bound', 'objects checked', 'objects lost'];
-  const row = (name: string, totals: Totals & Partial<KindTotals>) => [
+  // The count column: injections of a cluster fault (one a row), inputs tried by an input case.
+  const header = (count: string) => ['fault', count, 'minimum', 'recovered', 'recovery median', 'recovery max', 'bound', 'objects checked', 'objects lost'];
+  const row = (name: string, totals: Totals & Partial<KindTotals>, group: FaultGroup | undefined) => [
     name,
-    String(totals.injected),
+    String(group === 'input' ? totals.inputsTried : group === 'cluster' ? totals.injected : totals.injected + totals.inputsTried),
     totals.minimum === undefined ? '' : String(totals.minimum),
     `${totals.recovered}/${totals.entries}`,
     totals.medianConvergeMs === undefined ? '' : seconds(totals.medianConvergeMs),
@@ -159,18 +176,20 @@ export function renderSummary(summary: FaultSummary, entries: readonly LedgerEnt
     String(totals.objectsChecked),
     String(totals.objectsLost),
   ];
-  const sections: Array<{ title: string; kinds: KindTotals[]; totals: Totals | undefined }> = [
-    { title: 'cluster faults (a component killed, cut off, slowed, conflicted, corrupted)', kinds: summary.kinds.filter((kind) => kind.group === 'cluster'), totals: summary.groups.cluster },
-    { title: 'input cases (bad flags, fuzz inputs, hostile objects, broken files)', kinds: summary.kinds.filter((kind) => kind.group === 'input'), totals: summary.groups.input },
-    { title: 'UNKNOWN classes', kinds: summary.kinds.filter((kind) => !kind.group), totals: undefined },
+  const sections: Array<{ title: string; group: FaultGroup | undefined; header: string[]; kinds: KindTotals[]; totals: Totals | undefined }> = [
+    { title: 'cluster faults (a component killed, cut off, slowed, conflicted, corrupted): one row of the ledger per injection', group: 'cluster' as const, header: header('injected'), kinds: summary.kinds.filter((kind) => kind.group === 'cluster'), totals: summary.groups.cluster },
+    { title: 'input cases (bad flags, fuzz inputs, hostile objects, broken files)', group: 'input' as const, header: header('inputs tried'), kinds: summary.kinds.filter((kind) => kind.group === 'input'), totals: summary.groups.input },
+    { title: 'UNKNOWN classes', group: undefined, header: header('injected'), kinds: summary.kinds.filter((kind) => !kind.group), totals: undefined },
   ].filter((section) => section.kinds.length > 0);
-  const all = [header, ...sections.flatMap((section) => [...section.kinds.map((kind) => row(kind.kind, kind)), ...(section.totals ? [row('total', section.totals)] : [])])];
-  const widths = header.map((_, column) => Math.max(...all.map((cells) => (cells[column] ?? '').length)));
+  const rowsOf = (section: (typeof sections)[number]) => [...section.kinds.map((kind) => row(kind.kind, kind, section.group)), ...(section.totals ? [row('total', section.totals, section.group)] : [])];
+  const all = sections.flatMap((section) => [section.header, ...rowsOf(section)]);
+  const widths = header('').map((_, column) => Math.max(...all.map((cells) => (cells[column] ?? '').length)));
   const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  const tables = sections.map((section) =>
-    [section.title, '', line(header), rule, ...section.kinds.map((kind) => line(row(kind.kind, kind))), ...(section.totals ? [rule, line(row('total', section.totals))] : [])].join('\n'),
-  );
+  const tables = sections.map((section) => {
+    const rows = rowsOf(section).map(line);
+    return [section.title, '', line(section.header), rule, ...(section.totals ? [...rows.slice(0, -1), rule, ...rows.slice(-1)] : rows)].join('\n');
+  });
   const failed = failures(summary);
   const unrecovered = summary.total.entries - summary.total.recovered;
   const verdict =

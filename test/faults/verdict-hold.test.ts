@@ -4,6 +4,10 @@
  * proc/cpuinfo is a FIFO, the tier checks are `error`, the agent keeps the published verdict
  * (condition reason VerdictHeld) and writes no label; when /dev/kvm really vanishes mid-run, the
  * labels, condition and report flip within an interval, and flip back when it returns.
+ *
+ * Every injection is its own ledger row, timed from its own end: the two probe errors are undone
+ * one at a time (the hold then names the one left), and the removal and the return of /dev/kvm
+ * are two host changes.
  */
 import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -74,25 +78,27 @@ afterAll(async () => {
 });
 
 describe('the published verdict and probe errors', () => {
-  it('holds the verdict (VerdictHeld) while /dev/kvm cannot be inspected and proc/cpuinfo is a FIFO; writes no label', async () => {
-    const fault = new Fault('probe-error', '/dev/kvm ELOOP and proc/cpuinfo FIFO under the agent');
-    fault.bound(HOST_CHANGE);
+  it('holds the verdict (VerdictHeld) while /dev/kvm cannot be inspected and proc/cpuinfo is a FIFO; writes no label; follows each error undone', async () => {
+    const loop = new Fault('probe-error', '/dev/kvm a symlink loop (ELOOP) under the agent');
+    const cpuFifo = new Fault('probe-error', 'proc/cpuinfo a FIFO under the agent');
+    for (const fault of [loop, cpuFifo]) fault.bound(HOST_CHANGE);
     const cpuinfo = path.join(node.host.root, 'proc/cpuinfo');
     try {
       await copyFile(cpuinfo, `${cpuinfo}.intact`);
       const mark = await cp.audit.mark();
       await symlinkLoop('dev/kvm')(node.host.root);
+      loop.injected();
       await fifo('proc/cpuinfo')(node.host.root);
-      fault.injected(2);
+      cpuFifo.injected();
       // A probe may fall between the two mutations and hold the verdict for dev.kvm alone: wait for
       // the one that saw both.
       const held = await waitFor('the condition to say VerdictHeld for dev.kvm and cpu.virtualization', async () => {
         const current = await condition();
-        return current?.reason === 'VerdictHeld' && /dev\.kvm/.test(current.message ?? '') && /cpu\.virtualization/.test(current.message ?? '') ? current : undefined;
+        return current?.reason === 'VerdictHeld' && /dev\.kvm:/.test(current.message ?? '') && /cpu\.virtualization:/.test(current.message ?? '') ? current : undefined;
       }, WITHIN_AN_INTERVAL_MS, 250);
       expect(held.status).toBe('True');
-      expect(held.message).toMatch(/dev\.kvm/);
-      expect(held.message).toMatch(/cpu\.virtualization/);
+      expect(held.message).toMatch(/dev\.kvm:/);
+      expect(held.message).toMatch(/cpu\.virtualization:/);
       const labels = (await core.readNode({ name: NAME })).metadata?.labels ?? {};
       expect(labels).toMatchObject({ [keys.labels.ready]: 'true', [keys.labels.tier]: 'hardware', [keys.labels.kvm]: 'true' });
       const status = (await report()).status;
@@ -101,13 +107,32 @@ describe('the published verdict and probe errors', () => {
       expect(await labelWrites(mark)).toBe(0);
       expect(agent.logs.some((line) => line.decision === 'hold')).toBe(true);
 
+      // The loop undone first: the verdict is still held, now for cpu.virtualization alone, and the
+      // report reads /dev/kvm as the hand-written verdict says.
       await restoreDevice(node.host.root, 'kvm');
+      loop.cleared();
+      const truth = await truthOf(node);
+      await loop.converge(() =>
+        waitFor(
+          'the hold to name cpu.virtualization alone and the report to read dev.kvm again',
+          async () => {
+            const current = await condition();
+            const kvmCheck = (await report()).status?.checks.find((check) => check.id === 'dev.kvm');
+            const holdsForCpuAlone = current?.reason === 'VerdictHeld' && !/dev\.kvm:/.test(current.message ?? '') && /cpu\.virtualization:/.test(current.message ?? '');
+            return holdsForCpuAlone && kvmCheck?.status === truth.checks['dev.kvm'] ? true : undefined;
+          },
+          WITHIN_AN_INTERVAL_MS,
+          250,
+        ),
+      );
+      expect((await report()).status).toMatchObject({ ready: true, tier: 'hardware', conclusive: false });
+      expect(await labelWrites(mark)).toBe(0);
+
       // Over the FIFO (copying into it would block): the intact file takes its place.
       await rename(`${cpuinfo}.intact`, cpuinfo);
-      fault.cleared();
+      cpuFifo.cleared();
       // The condition and the report are two writes of one publish: wait for both.
-      const truth = await truthOf(node);
-      await fault.converge(() =>
+      await cpuFifo.converge(() =>
         waitFor(
           'the condition to be decided again and the report to follow',
           async () => ((await condition())?.reason === 'HardwareVirtualization' && (await publishedMismatches(admin, node, truth)).length === 0 ? true : undefined),
@@ -117,31 +142,37 @@ describe('the published verdict and probe errors', () => {
       );
       expect(await publishedMismatches(admin, node, truth)).toEqual([]);
       expect(await labelWrites(mark)).toBe(0);
-      expect(await survivors(fault)).toEqual([]);
+      // One census after both: the state both errors could have harmed.
+      expect(await survivors(cpuFifo)).toEqual([]);
       expect(crashes(watched(), pids)).toEqual([]);
     } finally {
-      fault.finish();
+      loop.finish();
+      cpuFifo.finish();
     }
   });
 
   it('flips within an interval when /dev/kvm really vanishes, and back when it returns', async () => {
-    const fault = new Fault('kvm-vanish', '/dev/kvm removed mid-run, then restored');
-    fault.bound(HOST_CHANGE);
+    const removed = new Fault('kvm-vanish', '/dev/kvm removed mid-run');
+    const restored = new Fault('kvm-vanish', '/dev/kvm restored');
+    for (const fault of [removed, restored]) fault.bound(HOST_CHANGE);
     try {
       await removeDevice(node.host.root, 'kvm');
-      fault.injected();
-      fault.cleared();
+      removed.injected();
+      removed.cleared();
       expect(await truthOf(node)).toMatchObject({ ready: false, tier: 'emulation', kvm: 'false' });
-      await fault.converge(() => settle('the flip to emulation', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
+      await removed.converge(() => settle('the flip to emulation', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
       expect((await condition())?.reason).toBe('NoHardwareVirtualization');
 
       await restoreDevice(node.host.root, 'kvm');
-      fault.cleared();
-      await fault.converge(() => settle('the flip back to hardware', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
-      expect(await survivors(fault)).toEqual([]);
+      restored.injected();
+      restored.cleared();
+      await restored.converge(() => settle('the flip back to hardware', async () => publishedMismatches(admin, node, await truthOf(node)), WITHIN_AN_INTERVAL_MS, 250));
+      // One census after both changes.
+      expect(await survivors(restored)).toEqual([]);
       expect(crashes(watched(), pids)).toEqual([]);
     } finally {
-      fault.finish();
+      removed.finish();
+      restored.finish();
     }
   });
 });

@@ -151,7 +151,7 @@ describe('virt-host-validate failing in other ways (virtgate check)', () => {
       const outcomes = await Promise.all(
         cases.map(async (entry) => {
           const run = await runCli(['check', '--json', ...host.cliArgs, '--vhv-command', await entry.prepare()], cliEnv(), { timeoutMs: 60_000 });
-          fault.injected();
+          fault.tried();
           return { entry, run, json: JSON.parse(run.stdout) as { tier: string; ready: boolean; checks: Array<{ id: string; status: string; message: string }> } };
         }),
       );
