@@ -10,8 +10,8 @@ import { firstFew } from './evidence.ts';
  * For each of KubeVirt's permittedHostDevices, which ready nodes can provide it, from each node's
  * passthrough inventory (status.hostDevices). Pure.
  * - A PCI entry is provided by a node with a function of that vendor:device that is vfio-ready
- *   (bound to vfio-pci, its IOMMU group viable, dev/vfio/<group> present): what virt-handler's PCI
- *   device plugin needs before it advertises the resource.
+ *   (bound to vfio-pci, its IOMMU group viable, dev/vfio/<group> present) and whose uevent gives
+ *   its PCI_ID: what virt-handler's PCI device plugin needs before it advertises the resource.
  * - A mediated entry is provided by a node where that type has instances, or can have them
  *   (available_instances > 0: virt-handler creates them from mediatedDevicesConfiguration).
  * - An entry with externalResourceProvider is served by another device plugin: not judged.
@@ -24,6 +24,8 @@ import { firstFew } from './evidence.ts';
 const CLOSEST: readonly PassthroughState[] = ['no-vfio-node', 'group-not-viable', 'bound-to-host-driver', 'unbound', 'no-iommu'];
 
 function pciReason(rows: readonly PciDeviceRow[], devices: HostDevices): string {
+  const hidden = rows.find((row) => row.state === 'vfio-ready' && row.idNotInUevent);
+  if (hidden) return `vfio-ready, but its uevent gives no PCI_ID (${hidden.unread ?? 'unread'}), the only place KubeVirt's device plugin reads the id`;
   for (const state of CLOSEST) {
     const row = rows.find((candidate) => candidate.state === state);
     if (!row) continue;
@@ -55,7 +57,7 @@ function answer(entry: PermittedHostDevice, devices: HostDevices | null): NodeAn
   if (entry.kind === 'pci') {
     if (entry.selector === null) return { devices: 0, reason: `pciVendorSelector "${clip(entry.written, 40)}" is not VVVV:DDDD` };
     const rows = devices.pci.filter((row) => row.selector === entry.selector);
-    const ready = rows.filter((row) => row.state === 'vfio-ready').reduce((sum, row) => sum + row.count, 0);
+    const ready = rows.filter((row) => row.state === 'vfio-ready' && !row.idNotInUevent).reduce((sum, row) => sum + row.count, 0);
     return ready > 0 ? { devices: ready, reason: null } : { devices: 0, reason: pciReason(rows, devices) };
   }
   const row = devices.mediated.find((candidate) => candidate.name === entry.name);

@@ -13,7 +13,8 @@ export { MAX_DEVICE_ROWS, MAX_MEDIATED_TYPES, mdevSelectorName, PASSTHROUGH_STAT
 export const pciDeviceRowSchema = z.object({
   selector: z.string().regex(PCI_SELECTOR).optional().describe("vendor:device, as KubeVirt's pciVendorSelector (upper case). Absent when the id could not be read (`unread` says why): such functions match no selector."),
   class: z.string().max(8).optional().describe('The PCI class code (six hex digits), e.g. 030000 for a VGA controller. Absent when it could not be read.'),
-  unread: z.string().max(160).optional().describe('Why selector or class is absent: the sysfs files of the first of them that could not be read (uevent, vendor, device, class).'),
+  unread: z.string().max(160).optional().describe('The sysfs files of the first of them that could not be read or gave no id (uevent, vendor, device, class): why selector or class is absent, or where the id was read instead of uevent.'),
+  idNotInUevent: z.literal(true).optional().describe("True when their uevent gives no PCI_ID (the id, if any, came from the vendor and device files): KubeVirt's PCI device plugin reads the id only from uevent and does not offer them."),
   state: z.enum(PASSTHROUGH_STATES),
   count: z.int().min(1).max(1_000_000).describe('How many functions of this id are in this state.'),
   driver: z.string().max(64).optional().describe('The host driver holding the first of them (bound-to-host-driver).'),

@@ -49,7 +49,10 @@ function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckR
   if (!facts.present) return { id, status: 'skip', message: 'sys/bus/pci/devices does not exist under the host root: no PCI inventory to look at' };
   if (facts.functions === 0) return { id, status: 'skip', message: 'sys/bus/pci/devices lists no PCI functions: nothing to pass through' };
   const unreadRows = facts.pci.filter((row) => row.selector === undefined || row.class === undefined);
-  const unread = unreadRows.length > 0 ? `; ${countOf(unreadRows)} PCI function(s) whose id or class could not be read (${unreadRows[0]?.unread ?? 'sysfs'}), counted under no vendor:device` : '';
+  const hiddenRows = facts.pci.filter((row) => row.selector !== undefined && row.idNotInUevent);
+  const unread =
+    (unreadRows.length > 0 ? `; ${countOf(unreadRows)} PCI function(s) whose id or class could not be read (${unreadRows[0]?.unread ?? 'sysfs'}), counted under no vendor:device` : '') +
+    (hiddenRows.length > 0 ? `; ${countOf(hiddenRows)} PCI function(s) whose uevent gives no PCI_ID (${hiddenRows[0]?.unread ?? 'uevent'}), so KubeVirt's device plugin, which reads the id only there, does not offer them` : '');
   const partial = `${facts.truncated ? ` (the first ${MAX_PCI_FUNCTIONS} PCI functions read)` : ''}${unread}`;
   const mediated = facts.mediated.filter((row) => row.available + row.created > 0);
   const mdev = mediated.length > 0 ? `; mediated types: ${mediated.slice(0, 4).map((row) => `${row.name} (${row.available} available, ${row.created} created)`).join(', ')}` : '';

@@ -85,7 +85,7 @@ function pciRows(walk: PciWalk): PciDeviceRow[] {
   for (const fn of walk.functions) {
     const { state, driver, blocker } = classify(fn, groups, vfioNodes);
     const selector = pciSelector(fn);
-    const key = `${selector ?? '?'}|${fn.class ?? '?'}|${state}`;
+    const key = `${selector ?? '?'}|${fn.class ?? '?'}|${state}|${fn.idNotInUevent === true}`;
     const row = rows.get(key);
     if (row) {
       row.count += 1;
@@ -95,6 +95,7 @@ function pciRows(walk: PciWalk): PciDeviceRow[] {
       ...(selector === null ? {} : { selector }),
       ...(fn.class === null ? {} : { class: fn.class }),
       ...(fn.unread === undefined ? {} : { unread: fn.unread.slice(0, 160) }),
+      ...(fn.idNotInUevent ? { idNotInUevent: true as const } : {}),
       state,
       count: 1,
       ...(driver === undefined ? {} : { driver: driver.slice(0, 64) }),

@@ -57,6 +57,9 @@ describe('walkPci: the driver', () => {
   it("comes from uevent's DRIVER line (the kernel writes it from the driver the link names)", async () => {
     const walk = await walked(await root([{ address: '0000:01:00.0', uevent: UEVENT('vfio-pci'), driverLink: 'nvidia' }]));
     expect(walk.functions[0]).toMatchObject({ vendor: '10de', device: '2204', class: '030000', driver: 'vfio-pci' });
+    // uevent gave every id: nothing unread, and the id is where KubeVirt reads it.
+    expect(walk.functions[0]?.unread).toBeUndefined();
+    expect(walk.functions[0]?.idNotInUevent).toBeUndefined();
   });
 
   it('is none when uevent has no DRIVER line, whatever a link says', async () => {
@@ -90,19 +93,17 @@ describe('walkPci: ids when uevent cannot be read', () => {
 
   it('are unknown, with what failed, when neither uevent nor the vendor, device and class files can be read', async () => {
     const walk = await walked(await root([{ address: '0000:3b:00.0', uevent: null }]));
-    expect(walk.functions[0]).toMatchObject({ vendor: null, device: null, class: null, unread: 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)' });
+    expect(walk.functions[0]).toMatchObject({ vendor: null, device: null, class: null, unread: 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)', idNotInUevent: true });
     const dangling = await walked(await root([{ address: '0000:3b:00.0', uevent: null }], danglingUevent));
     expect(dangling.functions[0]).toMatchObject({ vendor: null, device: null, class: null, unread: 'uevent (ENOENT), vendor (ENOENT), device (ENOENT), class (ENOENT)' });
   });
 
-  it('are read from the vendor, device and class files when uevent cannot be', async () => {
+  it('are read from the vendor, device and class files when uevent cannot be, saying the id is not in uevent (where KubeVirt reads it)', async () => {
     const hostRoot = await root([{ address: '0000:3b:00.0', uevent: null }], async (dir) => {
       await danglingUevent(dir);
       await attributes({ vendor: '0x10de\n', device: '0x1eb8\n', class: '0x030200\n' })(dir);
     });
-    const fn = (await walked(hostRoot)).functions[0];
-    expect(fn).toMatchObject({ vendor: '10de', device: '1eb8', class: '030200' });
-    expect(fn?.unread).toBeUndefined();
+    expect((await walked(hostRoot)).functions[0]).toMatchObject({ vendor: '10de', device: '1eb8', class: '030200', unread: 'uevent (ENOENT)', idNotInUevent: true });
   });
 
   it('keeps each id the files give and leaves unknown only the one they do not', async () => {

@@ -51,8 +51,14 @@ export interface PciFunctionReading {
   device: string | null;
   /** Six hex digits (030000); null when not read. */
   class: string | null;
-  /** Why vendor, device or class is null: each file tried that could not be read or said nothing (`uevent (EISDIR), vendor (ENOENT)`). */
+  /** Each file tried that could not be read or gave no id (`uevent (EISDIR), vendor (ENOENT)`); absent when uevent gave everything. */
   unread?: string;
+  /**
+   * True when uevent gave no PCI_ID, even if the vendor and device files did: KubeVirt's PCI device
+   * plugin reads the id only from uevent (virt-handler device-manager common.go, GetDevicePCIID) and
+   * skips a function without it.
+   */
+  idNotInUevent?: true;
   /** The bound driver's name (uevent's DRIVER, else readlink driver), null when none. */
   driver: string | null;
   /** The IOMMU group number (readlink iommu_group), null when the function has none. */
@@ -167,10 +173,11 @@ function parseUevent(text: string): UeventFields {
  * writes them as 0x%04x and 0x%06x), each read only when uevent did not give it. What neither
  * gives stays null, with the files that failed.
  */
-function readIds(hostRoot: string, dir: string, uevent: AttributeRead, fields: UeventFields | null): Pick<PciFunctionReading, 'vendor' | 'device' | 'class' | 'unread'> {
+function readIds(hostRoot: string, dir: string, uevent: AttributeRead, fields: UeventFields | null): Pick<PciFunctionReading, 'vendor' | 'device' | 'class' | 'unread' | 'idNotInUevent'> {
   const failed: string[] = [];
+  const idInUevent = fields?.vendor != null && fields.device != null;
   if ('code' in uevent) failed.push(`uevent (${uevent.code})`);
-  else if (fields?.vendor == null || fields.device == null || fields.class == null) failed.push('uevent (no PCI_ID or PCI_CLASS)');
+  else if (!idInUevent || fields?.class == null) failed.push(`uevent (no ${[...(idInUevent ? [] : ['PCI_ID']), ...(fields?.class == null ? ['PCI_CLASS'] : [])].join(' or ')})`);
   const fallback = (name: 'vendor' | 'device' | 'class', digits: number): string | null => {
     const read = readAttribute(hostRoot, `${dir}/${name}`);
     if ('code' in read) {
@@ -184,8 +191,7 @@ function readIds(hostRoot: string, dir: string, uevent: AttributeRead, fields: U
   const vendor = fields?.vendor ?? fallback('vendor', 4);
   const device = fields?.device ?? fallback('device', 4);
   const pciClass = fields?.class ?? fallback('class', 6);
-  const ids = { vendor, device, class: pciClass };
-  return vendor === null || device === null || pciClass === null ? { ...ids, unread: failed.join(', ') } : ids;
+  return { vendor, device, class: pciClass, ...(failed.length > 0 ? { unread: failed.join(', ') } : {}), ...(idInUevent ? {} : { idNotInUevent: true as const }) };
 }
 
 function readMdevTypes(hostRoot: string, address: string): MdevTypeReading[] {
