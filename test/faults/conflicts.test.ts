@@ -9,9 +9,10 @@
  *
  * Whether the writer's rhythm hits the agent's few milliseconds between read and patch is chance
  * (a fresh-clone run met 0 in 9 taint cycles), so the agent reaches the API server through
- * RecordingProxy, which holds every other versioned Node patch of the agent until the writer has
- * landed one more write. The 409 is the real API server's; only its moment is arranged. The audit
- * log counts the agent's 409s, so the test knows it really exercised them.
+ * RecordingProxy, which holds the agent's first versioned Node patch after each host change until
+ * the writer has landed one more write: one conflict arranged per taint change, exactly. The 409
+ * is the real API server's; only its moment is arranged. The audit log counts the agent's 409s,
+ * so the test knows it really exercised them.
  *
  * Each arranged conflict is its own ledger row, timed from the moment its write landed (the
  * agent's held patch then meets the 409) to the first look after it that finds the taint and the
@@ -68,6 +69,8 @@ let proxy: RecordingProxy;
 let interposer: ConcurrentWriter | undefined;
 /** The agent's Node patches that carried a resourceVersion, and the writes landed before one of them. */
 let versionedPatches = 0;
+/** Set at each host change: the next versioned patch of the agent meets an arranged conflict. */
+let arrangeNext = false;
 let interposedWrites = 0;
 /** The host change being followed, for the rows' names. */
 let phase = '';
@@ -144,13 +147,17 @@ function conflictArranged(): void {
   conflicts.push({ fault, recovery });
 }
 
-/** Holds every other versioned patch of the agent's Node until one foreign write has landed. */
+/**
+ * Holds the agent's first versioned Node patch after a host change until one foreign write has
+ * landed. One a change, so the test injects exactly 2 × CYCLES conflicts (a shrink shows in the
+ * ledger); the agent's retry goes through unless the writer's own rhythm meets it by chance.
+ */
 async function interposeWrites(request: HeldRequest): Promise<void> {
   if (!interposer || request.method !== 'PATCH' || request.path.split('?')[0] !== `/api/v1/nodes/${NAME}`) return;
   if (!request.body.includes('"resourceVersion"')) return;
   versionedPatches += 1;
-  // Every other one: the agent's retry of a held patch goes through, so it is never starved.
-  if (versionedPatches % 2 !== 1) return;
+  if (!arrangeNext) return;
+  arrangeNext = false;
   const arranged = interposer.interpose().then((landed) => {
     if (!landed) return;
     interposedWrites += 1;
@@ -216,11 +223,13 @@ describe('409 conflicts from a concurrent writer', () => {
       const underFire = async (what: string, change: () => Promise<void>, done: () => Promise<boolean>) => {
         phase = `${what}, cycle ${cycles}`;
         interposer = writer;
+        arrangeNext = true;
         await change();
         const changedAt = Date.now();
         await waitFor(what, async () => ((await done()) ? true : undefined), 2 * TAINT_BOUND.ms, TAINT_POLL_SECONDS * 1000);
         const took = Date.now() - changedAt;
         interposer = undefined;
+        arrangeNext = false;
         await conflictsRecovered();
         return took;
       };
@@ -281,7 +290,7 @@ describe('409 conflicts from a concurrent writer', () => {
     expect(Math.max(...liftTimes), `time to lift the taint; ${TAINT_BOUND.formula}`).toBeLessThanOrEqual(TAINT_BOUND.ms);
     // The point of the test: the agent met conflicts, the real server's answer to a stale
     // resourceVersion, on every taint change, and still got it right.
-    expect(interposedWrites, `writes landed before a held patch in ${cycles} taint cycles (${versionedPatches} versioned patches)`).toBeGreaterThanOrEqual(2 * CYCLES);
+    expect(interposedWrites, `writes landed before a held patch in ${cycles} taint cycles (${versionedPatches} versioned patches)`).toBe(2 * CYCLES);
     expect(agentConflicts, `agent 409s in the audit log, ${interposedWrites} arranged`).toBeGreaterThanOrEqual(interposedWrites);
   });
 });
