@@ -6,6 +6,21 @@
  * listed in sys/class/mdev_bus), and
  * dev/vfio/<group>. The dev/vfio entries are empty regular files, not the kernel's character
  * devices: virtgate only lists that directory, it never opens a group.
+ *
+ * Written from the kernel's interfaces, not from virtgate's output:
+ *  - uevent: drivers/pci/pci-driver.c pci_uevent writes PCI_CLASS=%04X, PCI_ID=%04X:%04X and
+ *    PCI_SLOT_NAME; drivers/base/core.c dev_uevent writes DRIVER= when a driver is bound.
+ *    KubeVirt v1.9.0 reads the id from PCI_ID alone (virt-handler device-manager common.go);
+ *  - vendor, device, class: drivers/pci/pci-sysfs.c, 0x%04x, 0x%04x and 0x%06x;
+ *  - Documentation/ABI/testing/sysfs-kernel-iommu_groups: a directory per group under
+ *    /sys/kernel/iommu_groups with a `devices` directory of links to its members; each member's
+ *    `iommu_group` link names the group (drivers/iommu/iommu.c);
+ *  - Documentation/driver-api/vfio.rst, "VFIO Usage Example": binding a group's device to
+ *    vfio-pci makes /dev/vfio/<group>, so the profiles list a group's node only where vfio-pci
+ *    holds one of its devices;
+ *  - Documentation/driver-api/vfio-mediated-device.rst: a parent's
+ *    mdev_supported_types/<type-id>/{name,available_instances}; mdev_register_parent links the
+ *    parent into /sys/class/mdev_bus, where KubeVirt looks for types (mediated_devices_types.go).
  */
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
