@@ -62,9 +62,7 @@ const ROWS: Row[] = [
   { command: 'check', why: 'a zero --vhv-timeout', args: () => ['check', '--vhv-timeout', '0'], names: /--vhv-timeout/ },
   { command: 'check', why: 'a missing --vhv-output file', args: () => ['check', '--host-root', hostRoot, '--vhv-output', '/nonexistent/vhv.txt'], names: /--vhv-output/ },
   { command: 'check', why: '--vhv-output with --no-vhv', args: () => ['check', '--vhv-output', aFile, '--no-vhv'], names: /--vhv-output/ },
-  // The test seam is gone from the product: even a well-formed value is an unknown option.
-  { command: 'check', why: 'the removed --device-numbers', args: check('--device-numbers', 'kvm=10:232'), names: /--device-numbers/ },
-  { command: 'agent', why: 'the removed --device-numbers', args: agent('--device-numbers', 'kvm=10:232'), names: /--device-numbers/ },
+  { command: 'check', why: 'a malformed --device-numbers', args: check('--device-numbers', 'kvm=ten:232'), names: /--device-numbers/ },
   // agent
   { command: 'agent', why: 'NODE_NAME empty and no --node-name', args: () => ['agent', '--host-root', hostRoot, '--kubeconfig', cp.adminKubeconfig], env: { NODE_NAME: '' }, names: /NODE_NAME/ },
   { command: 'agent', why: 'a node name that is not a DNS name', args: agent('--node-name', 'Bad_Node'), names: /--node-name/ },
