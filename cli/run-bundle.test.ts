@@ -54,7 +54,7 @@ const SAME_LENGTH_EDIT = (bundle: string) => {
 /** `check --no-vhv --json` on the fixture host, with the system's temporary directory at `tmp`. */
 function check(main: string, tmp: string): Promise<Run> {
   if (!host) throw new Error('the fixture host was not built');
-  return promisify(execFile)(process.execPath, [main, 'check', '--no-vhv', '--no-kvm-run', '--json', ...host.cliArgs], { cwd: REPO_ROOT, env: { ...process.env, TMPDIR: tmp } }).then(
+  return promisify(execFile)(process.execPath, [main, 'check', '--no-vhv', '--json', ...host.cliArgs], { cwd: REPO_ROOT, env: { ...process.env, TMPDIR: tmp } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: Run) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );

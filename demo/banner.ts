@@ -43,7 +43,7 @@ export function banner({ demo, kubectl, cli }: BannerInput): string {
     lines.push(
       'Try it: take /dev/kvm away from a host and watch its node turn not ready within one probe interval:',
       `  rm ${kvm}`,
-      `  mknod -m 666 ${kvm} c 10 232  # puts it back (this machine's own KVM)`,
+      `  mknod -m 666 ${kvm} c 1 3     # puts it back (the fixture's stand-in for a working /dev/kvm)`,
       '',
     );
   }

@@ -17,6 +17,7 @@ const device = (path: string, major: number, minor: number, open = 'ok'): Device
   major,
   minor,
   expected: `${major}:${minor}`,
+  overridden: false,
   open,
 });
 

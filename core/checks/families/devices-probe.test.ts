@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISC_MAJOR, servedMiscMinor, unservedMiscMinor } from '../../../test/lab/hosts/misc-devices.ts';
 import { tempDir } from '../../../test/lab/hosts/paths.ts';
 import { evalWithout } from '../../../test/lab/hosts/privileges.ts';
-import { DEVICE_SPECS, type DeviceSpec } from '../host/device-numbers.ts';
+import { DEVICE_SPECS, type DeviceSpec, parseDeviceOverrides } from '../host/device-numbers.ts';
 import { DEVICE_RULES, evaluateDevice, probeDevice } from './devices.ts';
 
 const run = promisify(execFile);
@@ -33,9 +34,56 @@ async function host(): Promise<string> {
 const mknod = (file: string, type: 'c' | 'b', major: number, minor: number, mode = '0666') =>
   run('mknod', ['-m', mode, file, type, String(major), String(minor)]);
 
-/** probeDevice with other numbers than the kernel's: the node it expects at dev/kvm. */
-const kvmAs = (major: number, minor: number): DeviceSpec => ({ path: 'dev/kvm', major, minor });
-const KVM_AS_NULL = kvmAs(1, 3);
+const KVM_AS_NULL: DeviceSpec = { path: 'dev/kvm', major: 1, minor: 3, overridden: true };
+
+describe('parseDeviceOverrides (the --device-numbers test seam)', () => {
+  it('replaces the named devices, marks them overridden and keeps the others', () => {
+    const specs = parseDeviceOverrides('kvm=1:3, vhost-net=1:5');
+    expect(specs.kvm).toEqual(KVM_AS_NULL);
+    expect(specs['vhost-net']).toEqual({ path: 'dev/vhost-net', major: 1, minor: 5, overridden: true });
+    expect(specs.tun).toEqual(DEVICE_SPECS.tun);
+    expect(specs.tun.overridden).toBeUndefined();
+  });
+
+  it('accepts an empty list as "no override"', () => {
+    expect(parseDeviceOverrides('')).toEqual(DEVICE_SPECS);
+  });
+
+  it.each(['kvm', 'kvm=1', 'kvm=a:b', 'disk=1:3', 'kvm=1:3;tun=1:5', 'kvm=-1:3', 'kvm=12345:1', '../etc=1:1'])(
+    'rejects %j with a message naming the expected form',
+    (text) => {
+      expect(() => parseDeviceOverrides(text)).toThrow(/^bad device override ".*": expected NAME=MAJOR:MINOR/);
+    },
+  );
+
+  it('never fails in any other way: it returns well-formed specs or throws its one usage error (property)', () => {
+    const overrideLike = fc
+      .array(
+        fc.tuple(fc.constantFrom('kvm', 'tun', 'vhost-net', 'KVM', 'x', ''), fc.constantFrom('=', ':', ''), fc.nat(99999), fc.constantFrom(':', '.', ''), fc.nat(9999999)),
+        { maxLength: 5 },
+      )
+      .map((items) => items.map(([name, eq, major, sep, minor]) => `${name}${eq}${major}${sep}${minor}`).join(','));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), overrideLike), (text) => {
+        let specs;
+        try {
+          specs = parseDeviceOverrides(text);
+        } catch (error) {
+          // The CLI turns exactly this error into one line and exit 2.
+          expect(error).toBeInstanceOf(Error);
+          expect((error as Error).message).toMatch(/^bad device override "/);
+          return;
+        }
+        for (const [name, spec] of Object.entries(specs)) {
+          expect(spec.path).toBe(DEVICE_SPECS[name as keyof typeof DEVICE_SPECS].path);
+          expect(Number.isSafeInteger(spec.major) && spec.major >= 0).toBe(true);
+          expect(Number.isSafeInteger(spec.minor) && spec.minor >= 0).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe('probeDevice', () => {
   it('says "missing" when there is no node, and when dev/net is itself a file', async () => {
@@ -57,6 +105,7 @@ describe('probeDevice', () => {
       major: 10,
       minor: 200,
       expected: '10:200',
+      overridden: false,
       open: 'ok',
     });
   });
@@ -65,7 +114,8 @@ describe('probeDevice', () => {
     const dir = await host();
     const minor = unservedMiscMinor();
     await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
-    expect(await probeDevice(dir, kvmAs(MISC_MAJOR, minor))).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, open: 'ENODEV' });
+    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
+    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ENODEV' });
   });
 
   it('opens a misc node whose driver this kernel serves (a minor /proc/misc lists)', async () => {
@@ -74,7 +124,8 @@ describe('probeDevice', () => {
     const minor = servedMiscMinor('tun');
     if (minor === undefined) throw new Error('/proc/misc lists no tun driver: load the tun module (modprobe tun); the tests need /dev/net/tun');
     await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
-    expect(await probeDevice(dir, kvmAs(MISC_MAJOR, minor))).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, open: 'ok' });
+    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
+    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ok' });
   });
 
   it('a real 10:232 node behaves as /proc/misc says: it opens where a KVM driver is loaded, ENODEV where none is', async () => {
@@ -82,10 +133,16 @@ describe('probeDevice', () => {
     await mknod(path.join(dir, 'dev/kvm'), 'c', 10, 232);
     const facts = await probeDevice(dir, DEVICE_SPECS.kvm);
     const served = servedMiscMinor('kvm') === 232;
-    expect(facts).toMatchObject({ kind: 'char', major: 10, minor: 232, open: served ? 'ok' : 'ENODEV' });
+    expect(facts).toMatchObject({ kind: 'char', major: 10, minor: 232, overridden: false, open: served ? 'ok' : 'ENODEV' });
     const check = evaluateDevice(facts, DEVICE_RULES.kvm);
     expect(check.status).toBe(served ? 'pass' : 'fail');
     expect(check.message).toBe(served ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm exists but its driver is not loaded (open: ENODEV)');
+  });
+
+  it('opens a stand-in node under the override and says so', async () => {
+    const dir = await host();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', 1, 3);
+    expect(await probeDevice(dir, KVM_AS_NULL)).toMatchObject({ major: 1, minor: 3, expected: '1:3', overridden: true, open: 'ok' });
   });
 
   it('never opens a node with other numbers than expected', async () => {

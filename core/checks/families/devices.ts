@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, stat } from '../../fs-promised.ts';
-import { DEVICE_SPECS, type DeviceSpec } from '../host/device-numbers.ts';
+import type { DeviceSpec } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
 import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
@@ -27,6 +27,8 @@ export type DeviceFacts =
       minor: number;
       /** The major:minor the probe required, e.g. `10:232`. */
       expected: string;
+      /** True when a test override replaced the kernel's numbers (see DeviceSpec). */
+      overridden: boolean;
       /** `ok`, or the errno code of open(O_RDWR): EACCES, ENODEV, EPERM, ... */
       open: string;
     }
@@ -80,6 +82,7 @@ export async function probeDevice(hostRoot: string, spec: DeviceSpec): Promise<D
     major: isDevice ? devMajor(info.rdev) : 0,
     minor: isDevice ? devMinor(info.rdev) : 0,
     expected: `${spec.major}:${spec.minor}`,
+    overridden: spec.overridden === true,
   };
   // Never open a node that is not the device we expect: another device may act on open.
   if (kind !== 'char' || present.major !== spec.major || present.minor !== spec.minor) return { ...present, open: 'skipped' };
@@ -141,9 +144,11 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
     minor: device.minor,
     expected: device.expected,
     open: device.open,
+    ...(device.overridden ? { overridden: true } : {}),
   };
   const numbers = `${device.major}:${device.minor}`;
   const want = device.expected;
+  const note = device.overridden ? ' [test override of device numbers]' : '';
   if (device.kind !== 'char') {
     return {
       id,
@@ -164,7 +169,7 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
   }
   switch (device.open) {
     case 'ok':
-      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write`, observed };
+      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write${note}`, observed };
     case 'ENODEV':
     case 'ENXIO':
       return {
@@ -189,11 +194,11 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
   }
 }
 
-async function probeDevices({ hostRoot }: ProbeContext): Promise<DevicesFamilyFacts> {
+async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
   const [kvm, tun, vhostNet, kvmProvider] = await Promise.all([
-    probeDevice(hostRoot, DEVICE_SPECS.kvm),
-    probeDevice(hostRoot, DEVICE_SPECS.tun),
-    probeDevice(hostRoot, DEVICE_SPECS['vhost-net']),
+    probeDevice(hostRoot, devices.kvm),
+    probeDevice(hostRoot, devices.tun),
+    probeDevice(hostRoot, devices['vhost-net']),
     probeKvmProvider(hostRoot),
   ]);
   return { kvm, tun, vhostNet, kvmProvider };
@@ -243,6 +248,7 @@ const present = (path: string, major: number, minor: number): DeviceFacts => ({
   major,
   minor,
   expected: `${major}:${minor}`,
+  overridden: false,
   open: 'ok',
 });
 

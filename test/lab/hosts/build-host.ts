@@ -2,7 +2,7 @@
  * Fixture host roots: realistic trees that virtgate probes through `--host-root`.
  *
  *   const host = await buildHost(await mkdtemp(...), 'intel-metal');
- *   probeHost(host.root);                                    // library
+ *   probeHost(host.root, host.devices);                      // library
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
  * Each profile writes proc/cpuinfo, proc/sys/kernel/osrelease, proc/modules, etc/os-release,
@@ -10,11 +10,13 @@
  * passthrough profiles also a PCI tree, pci-tree.ts), and makes the device nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
- * Every device node has the kernel's own numbers, so it is this machine's device: a fixture's
- * dev/kvm works only where this kernel serves KVM, and a profile that needs it working throws
- * FixtureUnavailableError elsewhere (`fixtureUnavailable(profile)` tells a test to skip first).
- * dev/vhost-net does what this kernel's vhost-net does (`kernelServes`). A "driver absent" dev/kvm
- * is a misc node on a minor no driver serves (device-nodes.ts).
+ * The one fake: a test machine may or may not have a kvm or vhost-net driver, so a real 10:232 or
+ * 10:238 node behaves differently from host to host. Where a profile needs KVM usable, dev/kvm is
+ * `c 1 3` (/dev/null's driver) and dev/vhost-net is `c 1 5` (/dev/zero's); where it needs the KVM
+ * driver absent, dev/kvm is a misc node (major 10) with a minor that /proc/misc shows no driver
+ * serves, so open() gives ENODEV on every host. Either way `deviceNumbers` must be passed as
+ * `--device-numbers`, and every check result made that way says "overridden". dev/net/tun is the
+ * real 10:200 node.
  *
  * Requires root with CAP_MKNOD on a filesystem mounted without `nodev`.
  *
@@ -23,17 +25,16 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../../core/checks/host/device-numbers.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
-import { type DevicePlan, FixtureUnavailableError, fixtureUnavailable as devicesUnavailable, makeDevice, makeSevStandIn } from './device-nodes.ts';
-import type { DeviceName } from '../../../core/checks/host/device-numbers.ts';
+import { type DevicePlan, makeDevice, makeSevStandIn, standInOverrides } from './device-nodes.ts';
 import { cgroupFiles, dmiFiles, insideRoot, writeHostFiles } from './host-files.ts';
 import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
 import { HOST_PROFILES, type HostProfile, PROFILES } from './profiles/profiles.ts';
 
 export { removeDevice, restoreDevice } from './device-mutations.ts';
-export { FixtureUnavailableError, kernelServes } from './device-nodes.ts';
 export { writeHostFiles } from './host-files.ts';
 export { HOST_PROFILES, type HostProfile } from './profiles/profiles.ts';
 
@@ -50,7 +51,11 @@ export interface BuildHostOptions {
 export interface BuiltHost {
   root: string;
   profile: HostProfile;
-  /** `--host-root ROOT`: append to a `virtgate check` command line. */
+  /** `--device-numbers` value when the host has stand-in device nodes, else undefined. */
+  deviceNumbers: string | undefined;
+  /** The device specs to give `probeHost` (the kernel's, or the stand-ins'). */
+  devices: Record<DeviceName, DeviceSpec>;
+  /** `--host-root ROOT` plus `--device-numbers` when needed: append to a `virtgate check` command line. */
   cliArgs: string[];
   /** The tier virtgate must decide for the host as built (before any mutator). */
   expectedTier: Tier;
@@ -64,8 +69,6 @@ export interface BuiltHost {
 export async function buildHost(dir: string, profile: HostProfile, options: BuildHostOptions = {}): Promise<BuiltHost> {
   const spec = PROFILES[profile];
   if (!spec) throw new Error(`buildHost: unknown profile "${String(profile)}"; one of ${HOST_PROFILES.join(', ')}`);
-  const unavailable = devicesUnavailable(spec.devices);
-  if (unavailable) throw new FixtureUnavailableError(`buildHost: profile ${profile}: ${unavailable}`);
   const root = path.resolve(dir);
   await mkdir(root, { recursive: true });
   const existing = await readdir(root);
@@ -104,10 +107,13 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
   }
   if (options.files) await writeHostFiles(root, options.files);
 
-  return { root, profile, cliArgs: ['--host-root', root], expectedTier: spec.tier };
-}
-
-/** Why `profile` cannot be built on this machine (a device it needs working is not served here), or undefined. */
-export function fixtureUnavailable(profile: HostProfile): string | undefined {
-  return devicesUnavailable(PROFILES[profile].devices);
+  const deviceNumbers = standInOverrides(spec.devices);
+  return {
+    root,
+    profile,
+    deviceNumbers,
+    devices: deviceNumbers ? parseDeviceOverrides(deviceNumbers) : { ...DEVICE_SPECS },
+    cliArgs: ['--host-root', root, ...(deviceNumbers ? ['--device-numbers', deviceNumbers] : [])],
+    expectedTier: spec.tier,
+  };
 }

@@ -1,12 +1,6 @@
 /**
- * Device nodes in a fixture host root: made with mknod, with the kernel's own numbers, and opened
- * at once, so that a node that does not behave as the profile says stops the build instead of
- * making a test lie.
- *
- * A node's numbers name a driver of the running kernel: a fixture's dev/kvm (10:232) is this
- * machine's KVM, and it works only where this kernel serves it. virtgate has no switch that
- * accepts other numbers, so a profile that needs a working device can only be built on a machine
- * whose kernel serves it (`FixtureUnavailableError`, `fixtureUnavailable()` for a test to skip).
+ * Device nodes in a fixture host root: made with mknod and opened at once, so that a node that
+ * does not behave as the profile says stops the build instead of making a test lie.
  */
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -15,42 +9,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEVICE_SPECS, type DeviceName } from '../../../core/checks/host/device-numbers.ts';
 import { insideRoot } from './host-files.ts';
-import { MISC_MAJOR, servedMiscMinor, unservedMiscMinor } from './misc-devices.ts';
+import { MISC_MAJOR, unservedMiscMinor } from './misc-devices.ts';
 import { SEV_STAND_IN_MINOR } from './profiles/confidential.ts';
 
 const run = promisify(execFile);
 
 /**
  * How a device node is made:
- * - usable: the kernel's node (10:232, 10:200, 10:238), which must open read-write: the build
- *   throws FixtureUnavailableError where this kernel does not serve it;
- * - kernel: the kernel's node, which opens where this kernel serves it and gives ENODEV where it
- *   does not (vhost-net, whose absence only costs a warning: the verdict follows the machine,
- *   `kernelServes`);
- * - unserved: a misc node (10:<minor>) whose minor no driver on this kernel serves, so that it is
- *   no working device anywhere (open() would give ENODEV); its numbers are not the kernel's, so
- *   virtgate reports it as the wrong device and does not open it;
+ * - usable: it opens read-write (a stand-in for kvm and vhost-net, the real node for tun);
+ * - enodev: a misc node whose minor no driver on this kernel serves, so open() fails with ENODEV;
  * - regular-file: an ordinary file where the device should be.
  */
-export type DevicePlan = 'usable' | 'kernel' | 'unserved' | 'regular-file';
-
-/** The misc names /proc/misc gives the devices. */
-const MISC_NAMES: Record<DeviceName, string> = { kvm: 'kvm', tun: 'tun', 'vhost-net': 'vhost-net' };
-
-/** Whether the running kernel serves this device's own numbers (its misc minor is in /proc/misc). */
-export function kernelServes(name: DeviceName): boolean {
-  return servedMiscMinor(MISC_NAMES[name]) === DEVICE_SPECS[name].minor;
-}
-
-/** A profile needs a device this machine's kernel does not serve: nothing honest can stand in for it. */
-export class FixtureUnavailableError extends Error {}
-
-/** Why the devices of a profile cannot be built here, or undefined when they can (for `it.skipIf`). */
-export function fixtureUnavailable(devices: Partial<Record<DeviceName, DevicePlan>>): string | undefined {
-  const missing = (Object.entries(devices) as Array<[DeviceName, DevicePlan]>).filter(([name, plan]) => plan === 'usable' && !kernelServes(name)).map(([name]) => name);
-  if (missing.length === 0) return undefined;
-  return `this machine's kernel does not serve ${missing.map((name) => `/dev/${name === 'tun' ? 'net/tun' : name} (${DEVICE_SPECS[name].major}:${DEVICE_SPECS[name].minor})`).join(', ')}, which the fixture host needs working`;
-}
+export type DevicePlan = 'usable' | 'enodev' | 'regular-file';
 
 interface NodeSpec {
   major: number;
@@ -59,11 +29,26 @@ interface NodeSpec {
   opens: 'ok' | 'ENODEV';
 }
 
+const USABLE: Record<DeviceName, NodeSpec> = {
+  kvm: { major: 1, minor: 3, opens: 'ok' },
+  'vhost-net': { major: 1, minor: 5, opens: 'ok' },
+  tun: { major: 10, minor: 200, opens: 'ok' },
+};
+
 function nodeSpec(name: DeviceName, plan: Exclude<DevicePlan, 'regular-file'>): NodeSpec {
-  if (plan === 'unserved') return { major: MISC_MAJOR, minor: unservedMiscMinor(), opens: 'ENODEV' };
-  const { major, minor } = DEVICE_SPECS[name];
-  if (plan === 'usable' && !kernelServes(name)) throw new FixtureUnavailableError(`buildHost: ${fixtureUnavailable({ [name]: plan })}`);
-  return { major, minor, opens: kernelServes(name) ? 'ok' : 'ENODEV' };
+  if (plan === 'usable') return USABLE[name];
+  return { major: MISC_MAJOR, minor: unservedMiscMinor(), opens: 'ENODEV' };
+}
+
+/**
+ * The `--device-numbers` value for a profile, or undefined when it has no stand-in node. Once a
+ * profile has one, both kvm and vhost-net are overridden, so every result about them says so.
+ */
+export function standInOverrides(devices: Partial<Record<DeviceName, DevicePlan>>): string | undefined {
+  const standIn = (Object.entries(devices) as Array<[DeviceName, DevicePlan]>).some(([name, plan]) => (plan === 'usable' && name !== 'tun') || plan === 'enodev');
+  if (!standIn) return undefined;
+  const kvm = devices.kvm === 'enodev' ? nodeSpec('kvm', 'enodev') : USABLE.kvm;
+  return `kvm=${kvm.major}:${kvm.minor},vhost-net=${USABLE['vhost-net'].major}:${USABLE['vhost-net'].minor}`;
 }
 
 export async function makeDevice(root: string, name: DeviceName, plan: DevicePlan): Promise<void> {
