@@ -309,11 +309,22 @@ describe('gate: kubevirt.placement', () => {
       expect(check(run(cluster(givenUp)), 'kubevirt.placement').status).toBe('pass');
     });
 
-    it('adds the sentence to a fail without turning it into a warn', () => {
+    it('adds the sentence to a fail without turning it into a warn, naming only nodes outside the placement', () => {
+      const staleSelected = rawNode('stale', { labels: { 'virtgate.io/ready': 'true', 'kubevirt.io/schedulable': 'true' } });
+      const withStale = { ...cluster(failedNode()), nodes: [...labelled, staleSelected, failedNode()] };
+      withStale.nodeValidations = [...withStale.nodeValidations, rawReport('stale', { heartbeatAt: secondsAgo(7200) })];
+      const placement = check(run(withStale), 'kubevirt.placement');
+      expect(placement.status).toBe('fail');
+      expect(placement.message).toMatch(/^KubeVirt's workloads placement selects 1 node that is not ready: stale \(unknown\);.*\. KubeVirt still places new VMs on a node virtgate failed.*: broken \(not-ready;/);
+      expect(placement.evidence).toMatchObject({ stillSchedulable: ['broken (not-ready)'] });
+    });
+
+    it('leaves a failed node the placement selects to the fail: virt-handler runs there, so no deadline applies', () => {
       const unset = { ...cluster(failedNode()), kubevirt: listed(rawKubeVirt()) };
       const placement = check(run(unset), 'kubevirt.placement');
       expect(placement.status).toBe('fail');
-      expect(placement.message).toMatch(/^spec\.workloads\.nodePlacement is not set.*\. KubeVirt still places new VMs on a node virtgate failed/);
+      expect(placement.message).toMatch(/^spec\.workloads\.nodePlacement is not set.*broken \(not-ready\)/);
+      expect(placement.message).not.toContain('still places new VMs');
     });
   });
 

@@ -25,9 +25,10 @@ export interface StillSchedulable {
  * Nodes that cannot run VMs by virtgate's verdict, yet carry `kubevirt.io/schedulable=true` and no
  * NoSchedule or NoExecute taint. A launcher pod selects only that label and tolerates only the
  * VMI's own tolerations, so the scheduler still binds new VMs there, whatever the CR's placement:
- * the placement moves virt-handler, and KubeVirt keeps the label on a node virt-handler left until
- * its heartbeat is stale (observed on a real node, docs/kubevirt.md). Such VMs stay `Scheduled`,
- * with no virt-handler to start them. Pure.
+ * the placement moves virt-handler, and a virt-handler that leaves without its SIGTERM handler
+ * setting the label false (killed, its node down, or that patch lost to a racing heartbeat: both
+ * seen on the real node, docs/kubevirt.md) leaves it true until its heartbeat is stale. Such VMs
+ * stay `Scheduled`, with no virt-handler to start them. Pure.
  */
 export function stillSchedulable(nodes: readonly AssessedNode[]): StillSchedulable[] {
   return nodes

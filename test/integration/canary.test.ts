@@ -139,7 +139,7 @@ describe('virtgate canary, with KubeVirt\'s VMI CRD', () => {
         if (node !== undefined) seen.set(node, vmi);
         if (node === undefined || launchers.has(node)) continue;
         const pod: V1Pod = virtLauncherPod(
-          { placement: { nodeSelector: {}, tolerations: [] }, useEmulation: false },
+          { useEmulation: false },
           { name: vmi.metadata.name, nodeSelector: { 'kubernetes.io/hostname': node }, labels: { 'kubevirt.io/created-by': vmi.metadata.uid } },
         );
         if (node === 'canary-b1') {

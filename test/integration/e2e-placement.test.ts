@@ -1,9 +1,11 @@
 /**
  * End to end: does KubeVirt, configured as the chart's NOTES recommend, place VMs only where virtgate
  * found them able to run? Real kube-apiserver and kube-scheduler, one real `virtgate agent` process
- * per fake Node probing its own fixture host, the real aggregator process, and pods shaped like
- * virt-launcher (test/lab/e2e/virt-launcher.ts). No kubelet runs, so pods are bound and never started:
- * where the scheduler binds them is the whole question.
+ * per fake Node probing its own fixture host, the real aggregator process, pods shaped like
+ * virt-launcher as KubeVirt renders them (test/lab/e2e/virt-launcher.ts), and a stand-in for where
+ * virt-handler runs and the `kubevirt.io/schedulable` label it leaves (test/lab/e2e/virt-handler.ts).
+ * No kubelet runs, so pods are bound and never started: where the scheduler binds them is the whole
+ * question.
  *
  * Why a stand-in here: six nodes of six different kinds cannot each run a kubelet on one machine.
  * Real KubeVirt (its operator, virt-handler on the node, a VMI that boots) is the judge on the one
@@ -28,11 +30,14 @@
  *
  * Every node advertises `devices.kubevirt.io/kvm`, although a real virt-handler advertises 0 on
  * nodes without /dev/kvm: the resource then can never be what keeps a pod off a node, so every
- * exclusion below is virtgate's label or taint at work. Every node is also labelled
- * `kubevirt.io/schedulable=true`, as virt-handler labels every node it runs on, even one without
- * /dev/kvm: the gap virtgate closes. Each node has room for exactly two VMs (2 CPUs, 1 CPU a VM),
- * so a batch of five shows both where VMs go and that, once the ready nodes are full, the rest wait
- * instead of spilling onto nodes that cannot run them.
+ * exclusion below is virtgate's label (through virt-handler's placement) or its taint at work.
+ * As in KubeVirt, a launcher pod selects only `kubevirt.io/schedulable=true`, which virt-handler
+ * sets where the placement runs it, even on a node without /dev/kvm. A virt-handler that leaves
+ * gracefully sets it false; one that leaves abruptly leaves it true until virt-controller finds
+ * its heartbeat 5 minutes stale: a node that fails *after* virt-handler ran there then takes new
+ * VMs unless a taint keeps them off (the last test).
+ * Each node has room for exactly two VMs (2 CPUs, 1 CPU a VM), so a batch of five shows both where
+ * VMs go and that, once the schedulable nodes are full, the rest wait instead of spilling over.
  *
  * The stale node, honestly: virtgate never removes labels when an agent stops (no churn on a
  * restart or rolling update; design.md), and the aggregator is read-only. So a node whose agent died
@@ -50,9 +55,10 @@ import { nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
 import { createNode, ensureNamespace } from '../lab/controlplane/identities.ts';
-import { readKubeVirt } from '../lab/e2e/kubevirt-cr.ts';
+import { type KubeVirtView, readKubeVirt } from '../lab/e2e/kubevirt-cr.ts';
 import { recommendedPlacement } from '../lab/e2e/recommended-placement.ts';
-import { KVM_RESOURCE, type KubeVirtView, SCHEDULABLE_LABEL, virtLauncherPod, type VmSpec } from '../lab/e2e/virt-launcher.ts';
+import { VirtHandlerStandIn } from '../lab/e2e/virt-handler.ts';
+import { KVM_RESOURCE, SCHEDULABLE_LABEL, virtLauncherPod, type VmSpec } from '../lab/e2e/virt-launcher.ts';
 import { buildHost, type BuiltHost, type HostProfile, removeDevice } from '../lab/hosts/build-host.ts';
 import { agentIdentity } from '../lab/support/agent-identity.ts';
 import { allOrThrow } from '../lab/support/all-or-throw.ts';
@@ -90,6 +96,8 @@ const ROLES = Object.keys(NODES) as Role[];
 const name = (role: Role) => NODES[role].name;
 
 const hosts = {} as Record<Role, BuiltHost>;
+const NODE_NAMES = ROLES.map(name);
+const handlers = new VirtHandlerStandIn(core, NS);
 const kubeconfigs = {} as Record<Role, string>;
 const agents: Partial<Record<Role, AgentProcess>> = {};
 let aggregator: AggregatorProcess | undefined;
@@ -148,10 +156,16 @@ const stateOf = (report: GateResponse, role: Role) => report.readiness.nodes.fin
 
 // ------------------------------------------------------------------ pods
 
-/** Creates the virt-launcher pod of one VM, from the KubeVirt CR as it is now (or `kubevirt` when given). */
-async function createVm(batch: string, vm: VmSpec, kubevirt?: KubeVirtView): Promise<string> {
-  const view = kubevirt ?? (await readKubeVirt(admin, KUBEVIRT.namespace, KUBEVIRT.name));
-  const pod = virtLauncherPod(view, { ...vm, labels: { [BATCH_LABEL]: batch } });
+const kubevirtNow = () => readKubeVirt(admin, KUBEVIRT.namespace, KUBEVIRT.name);
+
+/** virt-handler where the KubeVirt CR's placement (as it is now, or `kubevirt`) runs it; returns those nodes. */
+async function syncHandlers(kubevirt?: KubeVirtView, departure: 'graceful' | 'abrupt' = 'graceful'): Promise<Set<string>> {
+  return handlers.sync((kubevirt ?? (await kubevirtNow())).placement, NODE_NAMES, departure);
+}
+
+/** Creates the virt-launcher pod of one VM, as KubeVirt renders it from the VMI and the CR as it is now. */
+async function createVm(batch: string, vm: VmSpec): Promise<string> {
+  const pod = virtLauncherPod(await kubevirtNow(), { ...vm, labels: { [BATCH_LABEL]: batch } });
   await core.createNamespacedPod({ namespace: NS, body: pod });
   return pod.metadata?.name ?? '';
 }
@@ -223,7 +237,7 @@ beforeAll(async () => {
       hostDirs.push(dir);
       hosts[role] = await buildHost(dir, NODES[role].profile);
       await createNode(admin, name(role), {
-        labels: { [SCHEDULABLE_LABEL]: 'true', ...(NODES[role].pool ? { [POOL_LABEL]: 'metal' } : {}) },
+        labels: NODES[role].pool ? { [POOL_LABEL]: 'metal' } : {},
         cpu: '2',
         memory: '8Gi',
         extraResources: { [KVM_RESOURCE]: '1k' },
@@ -251,6 +265,21 @@ beforeAll(async () => {
   aggregator = await startAggregatorProcess(['--kubeconfig', cp.adminKubeconfig]);
 });
 
+/** Every node's labels as its own agent published them: what virt-handler's placement is applied to. */
+async function firstVerdicts(): Promise<Record<Role, V1Node>> {
+  return {
+    hardware: await labelled('hardware', 'true', 'hardware'),
+    emulation: await labelled('emulation', 'false', 'emulation'),
+    none: await labelled('none', 'false', 'none'),
+    noTun: await labelled('noTun', 'false', 'none'),
+    tainted: await waitFor('the failing pool node to be tainted', async () => {
+      const node = await labelled('tainted', 'false', 'emulation');
+      return hasNotReadyTaint(node) ? node : undefined;
+    }),
+    stale: await readNode('stale'),
+  };
+}
+
 afterAll(async () => {
   await Promise.all(Object.values(agents).map((agent) => agent.stop()));
   await aggregator?.stop();
@@ -263,26 +292,24 @@ afterAll(async () => {
 // ------------------------------------------------------------------ tests
 
 describe('KubeVirt-style placement with virtgate, end to end', () => {
-  it('each agent publishes its own host\'s verdict; the failing pool node is tainted; every node looks schedulable to KubeVirt', async () => {
-    const hardware = await labelled('hardware', 'true', 'hardware');
-    await labelled('emulation', 'false', 'emulation');
-    await labelled('none', 'false', 'none');
-    const noTun = await labelled('noTun', 'false', 'none');
-    expect(noTun.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'true', [keys.labels.tun]: 'false', [keys.labels.cpuVendor]: 'amd' });
-    const tainted = await waitFor('the failing pool node to be tainted', async () => {
-      const node = await labelled('tainted', 'false', 'emulation');
-      return hasNotReadyTaint(node) ? node : undefined;
-    });
-    expect(tainted.metadata?.labels?.[keys.labels.kvm]).toBe('false');
-    expect(tainted.spec?.taints).toEqual([expect.objectContaining({ key: keys.notReadyTaint, value: 'true', effect: 'NoSchedule' })]);
+  it('each agent publishes its own host\'s verdict; the failing pool node is tainted; virt-handler runs, and labels schedulable, only where the placement selects', async () => {
+    const verdicts = await firstVerdicts();
+    expect(verdicts.noTun.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'true', [keys.labels.tun]: 'false', [keys.labels.cpuVendor]: 'amd' });
+    expect(verdicts.tainted.metadata?.labels?.[keys.labels.kvm]).toBe('false');
+    expect(verdicts.tainted.spec?.taints).toEqual([expect.objectContaining({ key: keys.notReadyTaint, value: 'true', effect: 'NoSchedule' })]);
     expect((await readReport('tainted')).status?.checks.find((check) => check.id === 'dev.kvm')?.message).toMatch(/ENODEV/);
     // The stale node's agent is gone; the labels it left stay (no churn).
-    expect((await readNode('stale')).metadata?.labels?.[keys.labels.ready]).toBe('true');
-    expect(hasNotReadyTaint(hardware)).toBe(false);
+    expect(verdicts.stale.metadata?.labels?.[keys.labels.ready]).toBe('true');
+    expect(hasNotReadyTaint(verdicts.hardware)).toBe(false);
 
+    // KubeVirt installed after virtgate, with the recommended placement: virt-handler on the two
+    // nodes labelled ready (the stale one's dead agent left its label), and only they are
+    // schedulable to KubeVirt.
+    expect([...(await syncHandlers())].sort()).toEqual([name('hardware'), name('stale')]);
     for (const role of ROLES) {
       const node = await readNode(role);
-      expect(node.metadata?.labels?.[SCHEDULABLE_LABEL], name(role)).toBe('true');
+      const expected = role === 'hardware' || role === 'stale' ? 'true' : undefined;
+      expect(node.metadata?.labels?.[SCHEDULABLE_LABEL], name(role)).toBe(expected);
       expect(node.status?.allocatable?.[KVM_RESOURCE], name(role)).toBe('1k');
     }
   });
@@ -305,14 +332,15 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
     const placement = report.checks.find((check) => check.id === 'kubevirt.placement');
     expect(placement?.status).toBe('fail');
     expect(placement?.message).toContain(`${name('stale')} (unknown)`);
+    expect(placement?.message).not.toContain('still places new VMs');
     expect(placement?.evidence).toMatchObject({ selected: 2, selectedReady: 1, nodeSelector: { [keys.labels.ready]: 'true' } });
     const fresh = report.checks.find((check) => check.id === 'nodes.reports-fresh');
     expect(fresh?.status).toBe('warn');
     expect(fresh?.message).toContain(`${name('stale')} (stale)`);
   });
 
-  it('virt-launcher pods bind only to nodes labelled ready; once those are full, the rest wait instead of spilling over', async () => {
-    const kubevirt = await readKubeVirt(admin, KUBEVIRT.namespace, KUBEVIRT.name);
+  it('virt-launcher pods bind only to nodes virt-handler serves; once those are full, the rest wait instead of spilling over', async () => {
+    const kubevirt = await kubevirtNow();
     expect(kubevirt.placement.nodeSelector).toEqual({ [keys.labels.ready]: 'true' });
     expect(kubevirt.useEmulation).toBe(false);
     for (let n = 1; n <= 5; n += 1) await createVm('ready-set', { name: `ready-set-${n}` });
@@ -329,20 +357,28 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
   });
 
   it('the not-ready taint keeps VMs off the tainted node even for a KubeVirt without virtgate\'s placement', async () => {
-    // A KubeVirt CR without spec.workloads.nodePlacement (a default install): its pods select only
-    // kubevirt.io/schedulable. Each VM is pinned to one node through the VMI's own nodeSelector.
+    // A KubeVirt CR without spec.workloads.nodePlacement (a default install): virt-handler on every
+    // node without a taint it does not tolerate. Each VM is pinned to one node through the VMI's
+    // own nodeSelector.
     const unplaced: KubeVirtView = { placement: { nodeSelector: {}, tolerations: [] }, useEmulation: false };
-    await createVm('unplaced', { name: 'unplaced-tainted', nodeSelector: { [HOSTNAME]: name('tainted') } }, unplaced);
-    await createVm('unplaced', { name: 'unplaced-no-tun', nodeSelector: { [HOSTNAME]: name('noTun') } }, unplaced);
+    const served = await syncHandlers(unplaced);
+    expect([...served].sort()).toEqual(NODE_NAMES.filter((node) => node !== name('tainted')).sort());
+    await createVm('unplaced', { name: 'unplaced-tainted', nodeSelector: { [HOSTNAME]: name('tainted') } });
+    await createVm('unplaced', { name: 'unplaced-no-tun', nodeSelector: { [HOSTNAME]: name('noTun') } });
     const placement = await settled('unplaced', 2, 1);
-    // Only virtgate's taint stands between this pod and a node whose KVM driver is not loaded: the
-    // scheduler names no key, but the node carries that one taint and nothing else.
+    // virtgate's taint is the node's only one: it kept virt-handler off (so KubeVirt never called
+    // the node schedulable) and the launcher pod, which tolerates nothing, off too.
     expect(placement.pending.get('virt-launcher-unplaced-tainted')).toContain('1 node(s) had untolerated taint');
     expect((await readNode('tainted')).spec?.taints?.map((taint) => taint.key)).toEqual([keys.notReadyTaint]);
-    // The untainted e2e-no-tun (not in the taint pool) does get it: labels alone protect only a
-    // KubeVirt that selects them, which is why the chart's NOTES recommend the placement.
+    // The untainted e2e-no-tun (not in the taint pool) does get it: labels protect only a KubeVirt
+    // whose placement selects them, which is why the chart's NOTES recommend the placement.
     expect(placement.bound.get('virt-launcher-unplaced-no-tun')).toBe(name('noTun'));
     await deleteBatch('unplaced');
+
+    // Back to the recommended placement: virt-handler leaves the nodes that are not ready, each
+    // marking its node unschedulable on the way out (its SIGTERM handler).
+    expect([...(await syncHandlers())].sort()).toEqual([name('hardware'), name('stale')]);
+    expect((await readNode('noTun')).metadata?.labels?.[SCHEDULABLE_LABEL]).toBe('false');
   });
 
   it('once the policy allows emulation, the emulation node becomes eligible', async () => {
@@ -354,7 +390,7 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
       { group: 'kubevirt.io', version: 'v1', plural: 'kubevirts', ...KUBEVIRT, body: { spec: { configuration: { developerConfiguration: { useEmulation: true } } } } },
       mergePatch,
     );
-    await waitFor('KubeVirt useEmulation to read back', async () => ((await readKubeVirt(admin, KUBEVIRT.namespace, KUBEVIRT.name)).useEmulation ? true : undefined));
+    await waitFor('KubeVirt useEmulation to read back', async () => ((await kubevirtNow()).useEmulation ? true : undefined));
     await createVm('emulation', { name: 'emulated', nodeSelector: { [HOSTNAME]: name('emulation') } });
     const before = await settled('emulation', 1, 0);
     expect(before.pending.get('virt-launcher-emulated')).toContain("didn't match Pod's node affinity/selector");
@@ -362,7 +398,9 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
     expect(await agents.emulation?.stop()).toBe(0);
     await runAgent('emulation', ['--allow-emulation']);
     await labelled('emulation', 'true', 'emulation');
-    // The pod that was waiting is bound once the label flips.
+    // virt-operator's DaemonSet now selects the node: virt-handler starts and labels it schedulable,
+    // and the pod that was waiting is bound.
+    expect(await syncHandlers()).toContain(name('emulation'));
     const after = await settled('emulation', 1, 1);
     expect(after.bound.get('virt-launcher-emulated')).toBe(name('emulation'));
     const report = await waitForGate('the aggregator to count the emulation node', (r) => stateOf(r, 'emulation')?.state === 'emulation');
@@ -370,23 +408,49 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
     await deleteBatch('emulation');
   });
 
-  it('after /dev/kvm disappears from the hardware host, that node receives no new VMs', async () => {
+  it('after /dev/kvm disappears from the hardware host: without the taint KubeVirt still places VMs there, and the gate says until when; with the taint it places none', async () => {
     await removeDevice(hosts.hardware.root, 'kvm');
     const hardware = await labelled('hardware', 'false', 'emulation');
     expect(hardware.metadata?.labels?.[keys.labels.kvm]).toBe('false');
-    // Its taint is refused by the share guard (one of the three pool nodes is tainted already),
-    // so the label alone keeps VMs away — as it must, with the allocatable KVM still advertised.
+    // Its taint is refused by the share guard (one of the three pool nodes is tainted already).
     const refused = await waitFor('the hardware node\'s report of the refused taint', async () => (await readReport('hardware')).status?.taint.refused);
     expect(refused).toContain('the limit is 1');
     expect(hasNotReadyTaint(await readNode('hardware'))).toBe(false);
 
+    // virt-handler leaves it abruptly (its SIGTERM handler's patch lost, as on the real node on
+    // 2026-12-03, or the node's runtime gone): KubeVirt's label stays until the heartbeat is 5
+    // minutes stale, and the launcher pods select only that.
+    expect(await syncHandlers(undefined, 'abrupt')).not.toContain(name('hardware'));
+    expect((await readNode('hardware')).metadata?.labels?.[SCHEDULABLE_LABEL]).toBe('true');
+    for (let n = 1; n <= 5; n += 1) await createVm('label-only', { name: `label-only-${n}` });
+    const labelOnly = await settled('label-only', 5, 5);
+    // The stale and emulation nodes hold four: the fifth VM at least lands on the failed node.
+    expect(countByNode(labelOnly)[name('hardware')]).toBeGreaterThanOrEqual(1);
+
+    const warned = await waitForGate('the aggregator to say KubeVirt still places VMs on the hardware node', (r) =>
+      (r.checks.find((check) => check.id === 'kubevirt.placement')?.message ?? '').includes(`${name('hardware')} (not-ready; the share guard refused virtgate's taint`));
+    const placement = warned.checks.find((check) => check.id === 'kubevirt.placement');
+    expect(placement?.message).toMatch(/KubeVirt still places new VMs on a node virtgate failed/);
+    // Until when: the stand-in virt-handler's last heartbeat plus virt-controller's 5 minutes.
+    const heartbeat = (await readNode('hardware')).metadata?.annotations?.['kubevirt.io/heartbeat'] ?? '';
+    const until = new Date(Date.parse(heartbeat) + 5 * 60_000).toISOString().replace('.000Z', 'Z');
+    expect(placement?.message).toContain(`until ${until}`);
+    expect(placement?.evidence).toMatchObject({ stillSchedulable: [`${name('hardware')} (not-ready)`] });
+    await deleteBatch('label-only');
+
+    // With the share guard allowing it, the agent taints the node, and no new VM lands there.
+    expect(await agents.hardware?.stop()).toBe(0);
+    await runAgent('hardware', ['--taint-max-share', '1']);
+    await waitFor('the hardware node to be tainted', async () => (hasNotReadyTaint(await readNode('hardware')) ? true : undefined));
     for (let n = 1; n <= 5; n += 1) await createVm('after-kvm-loss', { name: `after-kvm-loss-${n}` });
-    const placement = await settled('after-kvm-loss', 5, 4);
-    expect(countByNode(placement)).toEqual({ [name('emulation')]: 2, [name('stale')]: 2 });
-    expect([...placement.bound.values()]).not.toContain(name('hardware'));
-    const [message] = [...placement.pending.values()];
+    const placementAfter = await settled('after-kvm-loss', 5, 4);
+    expect(countByNode(placementAfter)).toEqual({ [name('emulation')]: 2, [name('stale')]: 2 });
+    const [message] = [...placementAfter.pending.values()];
     expect(message).toContain('Insufficient cpu');
-    const report = await waitForGate('the aggregator to see the hardware node not ready', (r) => stateOf(r, 'hardware')?.state === 'not-ready');
+    // The hardware and the tainted node: each kept off by virtgate's taint alone.
+    expect(message).toContain('2 node(s) had untolerated taint');
+    const report = await waitForGate('the aggregator to see the hardware node tainted', (r) =>
+      stateOf(r, 'hardware')?.state === 'not-ready' && !(r.checks.find((check) => check.id === 'kubevirt.placement')?.message ?? '').includes('still places new VMs'));
     expect(stateOf(report, 'hardware')?.failingChecks.map((check) => check.id)).toContain('dev.kvm');
     await deleteBatch('after-kvm-loss');
   });

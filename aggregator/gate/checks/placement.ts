@@ -16,14 +16,17 @@ import { kubevirtMissing } from './kubevirt.ts';
  * policy allowed it, and kubevirt.emulation-consistent judges it). The fix is a nodeSelector on
  * virtgate's ready label. An unset placement selects every node (the messages say so, and pass
  * still recommends the nodeSelector). No KubeVirt, or a placement that cannot be read → unknown.
- * A right placement is not the whole answer: a failed node KubeVirt still calls schedulable, with
- * no taint, takes new VMs all the same (still-schedulable.ts); that turns a pass into warn and is
- * added to a fail's message.
+ * A right placement is not the whole answer: a failed node outside it that KubeVirt still calls
+ * schedulable, with no taint, takes new VMs all the same (still-schedulable.ts); that turns a pass
+ * into warn and is added to a fail's message.
  */
 export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
   const result = checkSelection(kubevirt, nodes, prefix);
-  if (result.status === 'unknown') return result;
-  const lingering = stillSchedulable(nodes);
+  const placement = kubevirt.state === 'present' ? kubevirt.cr.workloadsPlacement : null;
+  if (result.status === 'unknown' || placement === null || placement.state === 'invalid') return result;
+  // A selected node keeps virt-handler, and a fail already names it when it is not ready.
+  const selected = new Set(selectNodes(placement, nodes).map((item) => item.node.name));
+  const lingering = stillSchedulable(nodes.filter((item) => !selected.has(item.node.name)));
   if (lingering.length === 0) return result;
   const evidence = { ...result.evidence, stillSchedulable: firstFew(lingering.map((node) => `${node.name} (${node.state})`)) };
   const message = `${result.message}. ${describeStillSchedulable(lingering)}`;

@@ -1,8 +1,13 @@
-/** Reads back the parts of a KubeVirt CR that decide where virt-launcher pods may go. */
+/** Reads back the parts of a KubeVirt CR that decide where virt-handler, and so VMs, may go. */
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { nodePlacementSchema } from './node-placement.ts';
-import type { KubeVirtView } from './virt-launcher.ts';
+import { type NodePlacement, nodePlacementSchema } from './node-placement.ts';
+
+/** The parts of a KubeVirt CR that decide where VMs may go: virt-handler's placement, and emulation. */
+export interface KubeVirtView {
+  placement: NodePlacement;
+  useEmulation: boolean;
+}
 
 const kubevirtSchema = z.object({
   spec: z
