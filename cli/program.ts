@@ -86,7 +86,12 @@ function exitQuietlyWhenTheReaderLeaves(): void {
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyWhenTheReaderLeaves();
   try {
-    await (await buildProgram(argv)).parseAsync(argv);
+    const program = await buildProgram(argv);
+    // Commander answers the root's --help before it looks at the command, so `virtgate explian
+    // --help` would print the root help and exit 0: a mistyped command is parsed alone, to fail.
+    const requested = argv[2];
+    const mistyped = requested !== undefined && !requested.startsWith('-') && requested !== 'help' && !Object.hasOwn(COMMANDS, requested);
+    await program.parseAsync(mistyped ? argv.slice(0, 3) : argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every parse error has already been printed as one line.

@@ -254,6 +254,18 @@ describe('virtgate check: usage errors exit 2 with one line and no stack trace',
     expect(outcome.code).toBe(2);
     oneLine(outcome.stderr);
   });
+
+  it('an unknown command, also with --help (it used to print the root help and exit 0)', async () => {
+    for (const args of [['chekc', '--help'], ['chekc', '-h', '--json'], ['gat', '--kubeconfig', 'x', '--help']]) {
+      const outcome = await runCli(args);
+      expect(outcome.code, args.join(' ')).toBe(2);
+      expect(outcome.stdout).toBe('');
+      oneLine(outcome.stderr);
+      expect(outcome.stderr).toMatch(new RegExp(`^virtgate: unknown command '${args[0]}'`));
+    }
+    expect(await runCli(['help'])).toMatchObject({ code: 0 });
+    expect(await runCli(['--help'])).toMatchObject({ code: 0 });
+  });
 });
 
 describe('virtgate check: help and output', () => {
