@@ -12,6 +12,7 @@ const SNP: ConfidentialFacts = {
   sevDevice: { path: 'dev/sev', state: 'present', kind: 'char', major: 10, minor: 124, expected: '10:124', overridden: false, open: 'ok' },
   sevMiscMinor: 124,
   asids: { sev: null, sevEs: null },
+  tdxKeyIds: null,
   unreadable: [],
 };
 const withConfidential = (confidential: HostFacts['confidential']): HostFacts => ({ ...exampleFacts('/host'), confidential });

@@ -10,6 +10,7 @@ const SNP_HOST: ConfidentialFacts = {
   sevDevice: { path: 'dev/sev', state: 'present', kind: 'char', major: 10, minor: 124, expected: '10:124', overridden: false, open: 'ok' },
   sevMiscMinor: 124,
   asids: { sev: { capacity: 410, current: 0 }, sevEs: { capacity: 99, current: 99 } },
+  tdxKeyIds: null,
   unreadable: [],
 };
 const TDX_HOST: ConfidentialFacts = {
@@ -19,6 +20,7 @@ const TDX_HOST: ConfidentialFacts = {
   sevDevice: { path: 'dev/sev', state: 'missing' },
   sevMiscMinor: null,
   asids: { sev: null, sevEs: null },
+  tdxKeyIds: { capacity: 47, current: 2 },
 };
 const ok = (value: ConfidentialFacts) => ({ state: 'ok' as const, value });
 const available = (facts: ConfidentialFacts) => readKinds(facts).filter((kind) => kind.available).map((kind) => kind.kind);
@@ -83,6 +85,15 @@ describe('readKinds: each kind, and the first thing that stops it (kernel parame
     expect(reason({ ...TDX_HOST, parameters: { ...TDX_HOST.parameters, tdx: null } }, 'tdx')).toMatch(/kvm_intel has no tdx parameter/);
     expect(reason({ ...TDX_HOST, flags: { ...TDX_HOST.flags, tdxHostPlatform: false } }, 'tdx')).toMatch(/no tdx_host_platform flag/);
   });
+
+  it('TDX also needs what KubeVirt v1.9.0 offers devices.kubevirt.io/tdx for: a tdx capacity in misc.capacity, and a KeyID left', () => {
+    expect(readKinds(TDX_HOST).find((kind) => kind.kind === 'tdx')).toEqual({ kind: 'tdx', available: true, keyIdsFree: 45 });
+    expect(reason({ ...TDX_HOST, tdxKeyIds: null }, 'tdx')).toMatch(/^the misc cgroup shows no tdx capacity .*KubeVirt offers no devices\.kubevirt\.io\/tdx/);
+    expect(reason({ ...TDX_HOST, tdxKeyIds: { capacity: 0, current: null } }, 'tdx')).toBe('the misc cgroup gives 0 TDX KeyIDs');
+    expect(reason({ ...TDX_HOST, tdxKeyIds: { capacity: 47, current: 47 } }, 'tdx')).toBe('all 47 TDX KeyIDs are in use (misc.current)');
+    // misc.current without the key: none in use.
+    expect(readKinds({ ...TDX_HOST, tdxKeyIds: { capacity: 47, current: null } }).find((kind) => kind.kind === 'tdx')).toMatchObject({ available: true, keyIdsFree: 47 });
+  });
 });
 
 describe('evaluateConfidential: informational, never a fail', () => {
@@ -116,7 +127,7 @@ describe("virt-host-validate's secure-guest line, where it disagrees", () => {
   it('libvirt 9.0 warns "Unknown" on a TDX host: virtgate believes kvm_intel.tdx=Y and says why', () => {
     const result = evaluateConfidential(ok(TDX_HOST), vhvSaying('WARN', 'Unknown if this platform has Secure Guest support'));
     expect(result.status).toBe('pass');
-    expect(result.message).toContain('virt-host-validate warns "Unknown if this platform has Secure Guest support", but virtgate believes TDX can start (libvirt 9.0 does not look at TDX at all)');
+    expect(result.message).toBe('confidential guests: TDX (TDX 45 KeyIDs free); virt-host-validate warns "Unknown if this platform has Secure Guest support", but virtgate believes TDX can start (libvirt 9.0 does not look at TDX at all)');
   });
 
   it('libvirt passes a host whose /dev/sev does not open read-write: virtgate believes its open()', () => {

@@ -20,8 +20,8 @@ export { CONFIDENTIAL_KINDS, type ConfidentialKind };
 /** A kernel module parameter as sysfs shows it (trimmed), `null` when the file is absent. */
 export type ModuleParameter = string | null;
 
-/** A misc-cgroup resource at the root: how many ASIDs exist and how many are in use (null when the kernel does not say). */
-export interface AsidPool {
+/** A misc-cgroup resource at the root (SEV ASIDs, TDX KeyIDs): how many exist and how many are in use (null when the kernel does not say). */
+export interface MiscPool {
   capacity: number;
   current: number | null;
 }
@@ -37,7 +37,9 @@ export interface ConfidentialFacts {
   /** The minor proc/misc gives `sev`, null when no driver (ccp) serves it. */
   sevMiscMinor: number | null;
   /** sys/fs/cgroup/misc.capacity and misc.current at the root, keys `sev` and `sev_es` (SEV-SNP guests use SEV-ES ASIDs). */
-  asids: { sev: AsidPool | null; sevEs: AsidPool | null };
+  asids: { sev: MiscPool | null; sevEs: MiscPool | null };
+  /** The same files, key `tdx`: the TDX private KeyIDs KVM gave the misc cgroup (one per TDX guest; 6.16 and later). */
+  tdxKeyIds: MiscPool | null;
   /** Files that exist but could not be read, with their errno: the reading is then incomplete. */
   unreadable: string[];
 }
@@ -107,7 +109,7 @@ async function probeConfidential({ hostRoot }: ProbeContext): Promise<Confidenti
   const sevDevice = await probeDevice(hostRoot, { path: 'dev/sev', major: MISC_MAJOR, minor: sevMiscMinor ?? -1 });
   const capacities = capacity === null ? new Map<string, number>() : parseFlatKeyed(capacity);
   const usage = current === null ? new Map<string, number>() : parseFlatKeyed(current);
-  const pool = (key: string): AsidPool | null => {
+  const pool = (key: string): MiscPool | null => {
     const total = capacities.get(key);
     return total === undefined ? null : { capacity: total, current: usage.get(key) ?? null };
   };
@@ -126,6 +128,7 @@ async function probeConfidential({ hostRoot }: ProbeContext): Promise<Confidenti
         sevDevice,
         sevMiscMinor,
         asids: { sev: pool('sev'), sevEs: pool('sev_es') },
+        tdxKeyIds: pool('tdx'),
         unreadable,
       },
     },
@@ -133,7 +136,9 @@ async function probeConfidential({ hostRoot }: ProbeContext): Promise<Confidenti
 }
 
 /** Whether one kind of confidential guest can start here, and if not, the first thing that stops it. */
-export type KindReading = { kind: ConfidentialKind; available: true; asidsFree?: number } | { kind: ConfidentialKind; available: false; reason: string; remedy: string };
+export type KindReading =
+  | { kind: ConfidentialKind; available: true; asidsFree?: number; keyIdsFree?: number }
+  | { kind: ConfidentialKind; available: false; reason: string; remedy: string };
 
 /** sysfs shows a bool parameter as Y/N; older kernels' int parameters as 1/0. */
 const isOn = (value: ModuleParameter): boolean => value === 'Y' || value === 'y' || value === '1';
@@ -163,20 +168,26 @@ function sevBase(facts: ConfidentialFacts): { reason: string; remedy: string } |
   return null;
 }
 
-/** Free ASIDs of a pool, or undefined when the kernel does not count them. */
-function freeAsids(pool: AsidPool | null): number | undefined {
+/** What is left of a misc-cgroup pool, or undefined when the kernel does not count it. */
+function freeInPool(pool: MiscPool | null): number | undefined {
   if (!pool || pool.current === null) return pool ? pool.capacity : undefined;
   return Math.max(0, pool.capacity - pool.current);
 }
 
-function asidReading(kind: ConfidentialKind, pool: AsidPool | null, key: string): KindReading {
-  const free = freeAsids(pool);
-  if (pool && pool.capacity === 0) {
-    return { kind, available: false, reason: `the misc cgroup gives 0 ${key} ASIDs`, remedy: 'Raise the SEV ASID count in the firmware setup (SEV-ES ASIDs are those below the "minimum SEV non-ES ASID").' };
-  }
-  if (pool && free === 0) {
-    return { kind, available: false, reason: `all ${pool.capacity} ${key} ASIDs are in use (misc.current)`, remedy: 'Each running guest of this kind holds one ASID: stop one, or place the VM on another node.' };
-  }
+/**
+ * What stops a kind whose guests each take one unit of a misc-cgroup pool (SEV ASIDs, TDX KeyIDs):
+ * none given, or all in use. The kernel refuses a guest once misc.current reaches misc.capacity.
+ */
+function poolExhausted(pool: MiscPool, unit: { one: string; many: string }, noneRemedy: string): { reason: string; remedy: string } | null {
+  if (pool.capacity === 0) return { reason: `the misc cgroup gives 0 ${unit.many}`, remedy: noneRemedy };
+  if (freeInPool(pool) === 0) return { reason: `all ${pool.capacity} ${unit.many} are in use (misc.current)`, remedy: `Each running guest of this kind holds one ${unit.one}: stop one, or place the VM on another node.` };
+  return null;
+}
+
+function asidReading(kind: ConfidentialKind, pool: MiscPool | null, key: string): KindReading {
+  const free = freeInPool(pool);
+  const stop = pool && poolExhausted(pool, { one: 'ASID', many: `${key} ASIDs` }, 'Raise the SEV ASID count in the firmware setup (SEV-ES ASIDs are those below the "minimum SEV non-ES ASID").');
+  if (stop) return { kind, available: false, ...stop };
   return free === undefined ? { kind, available: true } : { kind, available: true, asidsFree: free };
 }
 
@@ -204,6 +215,13 @@ export function readKinds(facts: ConfidentialFacts): KindReading[] {
  * kvm_intel's read-only `tdx` parameter. KVM initialises the TDX module when kvm_intel loads with
  * tdx=1 and clears the parameter when the platform or the module cannot be brought up
  * (arch/x86/kvm/vmx/tdx.c, tdx_bringup), so `tdx=Y` after kvm_intel loaded means the module initialised.
+ *
+ * Then the KeyIDs, as KubeVirt v1.9.0 needs them: virt-handler offers `devices.kubevirt.io/tdx`
+ * (which every TDX VMI's launcher pod requests) only when the root misc.capacity has a `tdx` key
+ * above 0 (pkg/virt-handler/device-manager/device_controller.go, updateTdxDevice, through
+ * pkg/virt-handler/cgroup/cgroup.go GetMiscCapacity("tdx")). It offers the whole capacity, never
+ * reading misc.current, so when every KeyID is taken the pod schedules and KVM refuses the guest
+ * (each TD is charged one `tdx` unit): no KeyID left is a reason too, as for SEV's ASIDs.
  */
 function readTdx(facts: ConfidentialFacts): KindReading {
   const kind = 'tdx';
@@ -225,7 +243,18 @@ function readTdx(facts: ConfidentialFacts): KindReading {
       remedy: 'Enable it on the kernel command line (kvm_intel.tdx=1, with nohibernate); if it stays N, the kernel log says why the TDX module did not initialise.',
     };
   }
-  return { kind, available: true };
+  const pool = facts.tdxKeyIds;
+  if (!pool) {
+    return {
+      kind,
+      available: false,
+      reason: 'the misc cgroup shows no tdx capacity (no tdx key in sys/fs/cgroup/misc.capacity), so KubeVirt offers no devices.kubevirt.io/tdx and a TDX VM stays Pending',
+      remedy: 'KVM gives its TDX KeyIDs to the misc cgroup from kernel 6.16: boot such a kernel with CONFIG_CGROUP_MISC and cgroup v2 mounted at /sys/fs/cgroup.',
+    };
+  }
+  const stop = poolExhausted(pool, { one: 'KeyID', many: 'TDX KeyIDs' }, 'Reserve TDX private KeyIDs in the firmware setup (the TME-MT/TDX key split).');
+  if (stop) return { kind, available: false, ...stop };
+  return { kind, available: true, keyIdsFree: freeInPool(pool) ?? pool.capacity };
 }
 
 export type ConfidentialSummary = Record<ConfidentialKind, { available: boolean; reason?: string; asidsFree?: number }>;
@@ -289,7 +318,12 @@ export function evaluateConfidential(confidential: Observation<ConfidentialFacts
   const observed = {
     available: available.map((reading) => reading.kind),
     kinds: Object.fromEntries(
-      kinds.map((reading): [string, JsonObject] => [reading.kind, reading.available ? { available: true, ...(reading.asidsFree === undefined ? {} : { asidsFree: reading.asidsFree }) } : { available: false, reason: reading.reason }]),
+      kinds.map((reading): [string, JsonObject] => [
+        reading.kind,
+        reading.available
+          ? { available: true, ...(reading.asidsFree === undefined ? {} : { asidsFree: reading.asidsFree }), ...(reading.keyIdsFree === undefined ? {} : { keyIdsFree: reading.keyIdsFree }) }
+          : { available: false, reason: reading.reason },
+      ]),
     ),
   };
   const disagreement = vhvDisagreement(vhv, kinds);
@@ -311,7 +345,10 @@ export function evaluateConfidential(confidential: Observation<ConfidentialFacts
       : `no confidential guests (ordinary VMs do not need them): ${why}${suffix}`;
     return { id, status: 'pass', message, ...(hint ? { hint } : {}), observed };
   }
-  const asids = available.filter((reading) => reading.asidsFree !== undefined).map((reading) => `${NAME[reading.kind]} ${reading.asidsFree} ASIDs free`);
+  const asids = available.flatMap((reading) => [
+    ...(reading.asidsFree === undefined ? [] : [`${NAME[reading.kind]} ${reading.asidsFree} ASIDs free`]),
+    ...(reading.keyIdsFree === undefined ? [] : [`${NAME[reading.kind]} ${reading.keyIdsFree} KeyIDs free`]),
+  ]);
   const others = vendorAbsent.length > 0 ? `; not ${why}` : '';
   const message = `confidential guests: ${available.map((reading) => NAME[reading.kind]).join(', ')}${asids.length > 0 ? ` (${asids.join(', ')})` : ''}${others}${suffix}`;
   return { id, status: 'pass', message, ...(hint ? { hint } : {}), observed };
@@ -332,6 +369,7 @@ export const confidentialFamily = {
         sevDevice: { path: 'dev/sev', state: 'missing' },
         sevMiscMinor: null,
         asids: { sev: null, sevEs: null },
+        tdxKeyIds: null,
         unreadable: [],
       },
     },

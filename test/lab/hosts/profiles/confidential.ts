@@ -44,3 +44,22 @@ export const TDX_FILES: Record<string, string> = {
   'sys/fs/cgroup/misc.current': 'tdx 0\n',
   'proc/misc': ' 232 kvm\n 238 vhost-net\n 200 tun\n 237 loop-control\n 229 fuse\n',
 };
+
+/**
+ * Two variants of the TDX host, as `buildHost(dir, 'tdx-metal', { files })` overrides, on which
+ * KubeVirt v1.9.0 cannot start a TDX VM although kvm_intel.tdx=Y:
+ *  - no `tdx` key: the root misc cgroup as a kernel whose KVM does not give its KeyIDs to the misc
+ *    cgroup shows it on an Intel host (no resource with a capacity, so both files are empty).
+ *    virt-handler then offers no devices.kubevirt.io/tdx at all;
+ *  - every KeyID in use: 47 TDX guests running. virt-handler still offers 47 devices (it reads
+ *    only misc.capacity), but KVM charges each new TD one `tdx` unit and refuses the 48th.
+ */
+export const TDX_WITHOUT_MISC_KEY: Record<string, string> = {
+  'sys/fs/cgroup/misc.capacity': '',
+  'sys/fs/cgroup/misc.current': '',
+};
+
+export const TDX_KEYIDS_ALL_USED: Record<string, string> = {
+  'sys/fs/cgroup/misc.capacity': 'tdx 47\n',
+  'sys/fs/cgroup/misc.current': 'tdx 47\n',
+};
