@@ -34,7 +34,7 @@ describe('parseNode', () => {
 
   it('drops malformed parts instead of failing the node', () => {
     const node = parseNode({
-      metadata: { name: 'n1', uid: 12, labels: { good: 'yes', bad: 3, nested: { a: 1 } } },
+      metadata: { name: 'n1', uid: 12, labels: { good: 'yes', bad: 3, nested: { a: 1 } }, annotations: { 'kubevirt.io/heartbeat': { at: 'now' } } },
       spec: { taints: [{ key: 'k', effect: 'NoExecute' }, { key: 5 }, 'x', null] },
       status: { nodeInfo: { containerRuntimeVersion: ['docker'] }, conditions: 'Ready' },
     });
@@ -48,7 +48,14 @@ describe('parseNode', () => {
       osImage: null,
       conditions: [],
       creationTimestamp: null,
+      kubevirtHeartbeat: null,
     });
+  });
+
+  it('keeps virt-handler\'s heartbeat annotation as written', () => {
+    const node = parseNode({ metadata: { name: 'n1', annotations: { 'kubevirt.io/heartbeat': '2026-12-02T11:58:30Z', other: 'x' } } });
+    expect(node?.kubevirtHeartbeat).toBe('2026-12-02T11:58:30Z');
+    expect(parseNode({ metadata: { name: 'n1', annotations: 'heartbeat' } })?.kubevirtHeartbeat).toBeNull();
   });
 
   it('keeps a label named __proto__ as a plain key', () => {
