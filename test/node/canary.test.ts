@@ -131,7 +131,9 @@ async function readConsoles(sinceMs: number, running: () => boolean): Promise<Ma
       if (sighting.firstWithMs !== undefined || vmi.goneAtMs !== undefined || !vmi.firmwareUuid) continue;
       const pod = await launcherPod(core, CANARY_NS, vmi.uid);
       const readAt = Date.now();
-      const text = pod ? await guestConsole(core, pod) : '';
+      // A read that failed (the container not started yet) is no sighting either way.
+      const text = pod ? await guestConsole(core, pod).catch(() => undefined) : undefined;
+      if (text === undefined) continue;
       if (markerPattern(vmi.firmwareUuid).test(text)) sighting.firstWithMs = readAt;
       else sighting.lastWithoutMs = readAt;
     }

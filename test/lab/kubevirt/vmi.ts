@@ -73,10 +73,21 @@ export function schedulingVerdict(pod: V1Pod | undefined): { reason?: string; me
   return { reason: condition?.reason, message: condition?.message };
 }
 
-/** What the guest wrote to its serial port so far, as KubeVirt's guest-console-log container shows it. */
+/**
+ * What the guest wrote to its serial port so far, as KubeVirt's guest-console-log container shows
+ * it. A failed read throws (a container not started yet, a pod gone): an unread console is not an
+ * empty one.
+ */
 export async function guestConsole(core: CoreV1Api, pod: V1Pod): Promise<string> {
-  return core
-    .readNamespacedPodLog({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', container: 'guest-console-log' })
-    .then((log) => String(log))
-    .catch(() => '');
+  return launcherLog(core, pod, 'guest-console-log');
+}
+
+/** One container's log of a virt-launcher pod (`compute` holds virt-launcher's, libvirt's and QEMU's words). */
+export async function launcherLog(core: CoreV1Api, pod: V1Pod, container: 'compute' | 'guest-console-log'): Promise<string> {
+  return String(await core.readNamespacedPodLog({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', container }));
+}
+
+/** virt-launcher's log lines that carry QEMU's or libvirt's own error, as they were logged. */
+export function qemuErrors(computeLog: string): string[] {
+  return computeLog.split('\n').filter((line) => /"level":"error"/.test(line) && /qemu|kvm|libvirt/i.test(line));
 }
