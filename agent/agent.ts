@@ -67,9 +67,10 @@ export class Agent {
 
   /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
   async start(): Promise<{ port: number }> {
-    // The inventory (the kernel's files; on arm64 systeminformation for the CPU's name, which may
-    // run lscpu): once, before the port listens, never per probe.
-    const inventory = await collectInventory();
+    // The inventory of the node under the host root, as every probe reads it (the kernel's files;
+    // on arm64 systeminformation for the CPU's name, which may run lscpu): once, before the port
+    // listens, never per probe.
+    const inventory = await collectInventory(undefined, this.config.hostRoot);
     this.publisherSettings.inventory = inventory;
     if (!inventory.collected) this.log.warn({ decision: 'inventory' }, inventory.reason ?? 'inventory not collected');
     const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readdir } from '../fs-promised.ts';
 import { readHostFile } from '../checks/host/files.ts';
 import { brandOf, memoryTotalOf, readCpuinfo, systemOf, topologyOf } from './from-files.ts';
@@ -26,10 +27,24 @@ async function sysfsTopology(root: string): Promise<ReturnType<typeof topologyOf
 }
 
 /**
- * The CPU's name where cpuinfo has none (arm64: only implementer and part numbers): lscpu's
- * table of names, through systeminformation, loaded only then.
+ * Whether the running machine is the one under `root`. systeminformation reads the running
+ * machine's /proc and /sys (and runs lscpu), never `root`, so it may only fill in for a root that
+ * cannot be another machine: `/` itself, or a root whose cpuinfo is the running kernel's, byte for
+ * byte (the agent's `/host` on its own node). A copy of another node's files (a fixture host, a
+ * recording) differs, and the library would name this machine's CPU for it.
  */
-async function brandFromLibrary(): Promise<{ brand: string; baseSpeedGHz?: number }> {
+async function isRunningMachine(root: string, cpuinfoText: string): Promise<boolean> {
+  if (path.resolve(root) === '/') return true;
+  return (await textOf('/', 'proc/cpuinfo')) === cpuinfoText;
+}
+
+/**
+ * The CPU's name where cpuinfo has none (arm64: only implementer and part numbers): lscpu's
+ * table of names, through systeminformation, loaded only then; an empty brand (not read) when the
+ * library would describe another machine than the one under `root`.
+ */
+async function brandFromLibrary(root: string, cpuinfoText: string): Promise<{ brand: string; baseSpeedGHz?: number }> {
+  if (!(await isRunningMachine(root, cpuinfoText))) return { brand: '' };
   const cpu = await (await import('systeminformation')).default.cpu();
   return { brand: [cpu.manufacturer, cpu.brand].filter(Boolean).join(' '), ...(cpu.speed > 0 ? { baseSpeedGHz: cpu.speed } : {}) };
 }
@@ -47,7 +62,7 @@ async function readInventory(root: string): Promise<Inventory> {
   if (meminfo === undefined) throw new Error('proc/meminfo cannot be read');
   const cpuinfo = readCpuinfo(cpuinfoText);
   const topology = cpuinfo.hasTopology ? cpuinfo : ((await sysfsTopology(root)) ?? cpuinfo);
-  const { brand, baseSpeedGHz } = cpuinfo.modelName ? brandOf(cpuinfo.modelName) : await brandFromLibrary();
+  const { brand, baseSpeedGHz } = cpuinfo.modelName ? brandOf(cpuinfo.modelName) : await brandFromLibrary(root, cpuinfoText);
   const system = systemOf({ vendor, product }, deviceTreeModel, cpuinfo.hypervisor);
   return inventorySchema.parse({
     collected: true,
@@ -65,8 +80,8 @@ async function readInventory(root: string): Promise<Inventory> {
 
 /**
  * The inventory of the machine whose /proc and /sys are under `root` (`/`: the machine this
- * process runs on; a container shares its node's kernel, so the agent describes its node). Read
- * from the kernel's files, without helper commands; bounded in time all the same, since the
+ * process runs on; the agent's host root, `/host` in the DaemonSet: its node). Read from the
+ * kernel's files under `root`, without helper commands; bounded in time all the same, since the
  * library fallback may run some. Never throws: a failure is an inventory that says it was not
  * collected, and why.
  */
