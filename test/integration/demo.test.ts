@@ -10,8 +10,10 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Inventory } from '../../core/inventory/schema.ts';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { DEMO_NODES } from '../../demo/nodes.ts';
+import { EXPECTED_INVENTORIES } from '../lab/hosts/expected-inventories.ts';
 import { waitFor } from '../lab/support/wait.ts';
 
 let child: ChildProcess | undefined;
@@ -64,7 +66,7 @@ describe('npm run demo', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<html');
 
-    const nodes = (await (await fetch(`${url}api/v1/nodes`)).json()) as { nodes: Array<{ name: string; state: string; tier: string | null }> };
+    const nodes = (await (await fetch(`${url}api/v1/nodes`)).json()) as { nodes: Array<{ name: string; state: string; tier: string | null; inventory: Inventory | null }> };
     const states = Object.fromEntries(nodes.nodes.map((node) => [node.name, `${node.state}/${node.tier}`]));
     expect(Object.keys(states).sort()).toEqual(DEMO_NODES.map((node) => node.name).sort());
     expect(states).toMatchObject({
@@ -73,6 +75,10 @@ describe('npm run demo', () => {
       'demo-emulation': 'not-ready/emulation',
       'demo-none': 'not-ready/none',
     });
+    // Each node's hardware is its fixture host's (its agent reads it under its --host-root), not this machine's.
+    expect(Object.fromEntries(nodes.nodes.map((node) => [node.name, node.inventory]))).toEqual(
+      Object.fromEntries(DEMO_NODES.map((node) => [node.name, EXPECTED_INVENTORIES[node.profile]])),
+    );
 
     // The commands it prints use its kubeconfig; the virtgate one runs from this checkout.
     const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output)?.[1] ?? '';

@@ -5,8 +5,9 @@
  *   probeHost(host.root, host.devices);                      // library
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
- * Each profile writes proc/cpuinfo, proc/sys/kernel/osrelease, proc/modules, etc/os-release,
- * sys/class/dmi/id, sys/module, sys/fs/cgroup, sys/kernel/iommu_groups and sys/class/iommu (the
+ * Each profile writes proc/cpuinfo, proc/meminfo, proc/sys/kernel/osrelease, proc/modules,
+ * etc/os-release, sys/class/dmi/id, sys/devices/system/cpu (topology), sys/module, sys/fs/cgroup,
+ * sys/kernel/iommu_groups and sys/class/iommu (the
  * passthrough profiles also a PCI tree, pci-tree.ts), and makes the device nodes with mknod. Every node is opened after it is made, and the build throws unless it behaves
  * as the profile says: a host root that is not what it claims would make every test built on it lie.
  *
@@ -29,7 +30,7 @@ import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } 
 import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
 import { type DevicePlan, makeDevice, makeSevStandIn, standInOverrides } from './device-nodes.ts';
-import { cgroupFiles, dmiFiles, insideRoot, writeHostFiles } from './host-files.ts';
+import { cgroupFiles, cpuTopologyFiles, dmiFiles, insideRoot, meminfoFiles, writeHostFiles } from './host-files.ts';
 import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
 import { HOST_PROFILES, type HostProfile, PROFILES } from './profiles/profiles.ts';
@@ -77,6 +78,8 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
   const nested: Record<string, string> = spec.nested ? { [`sys/module/${spec.nested.module}/parameters/nested`]: `${spec.nested.value}\n` } : {};
   await writeHostFiles(root, {
     'proc/cpuinfo': spec.cpuinfo,
+    ...meminfoFiles(spec.memTotalKiB),
+    ...cpuTopologyFiles(spec.cpuinfo),
     'proc/sys/kernel/osrelease': `${spec.kernelRelease}\n`,
     'proc/modules': procModules(spec.modules),
     'etc/os-release': spec.osRelease,

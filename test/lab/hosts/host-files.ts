@@ -34,6 +34,42 @@ export function dmiFiles(dmi: { sysVendor: string; productName: string; productV
   };
 }
 
+/**
+ * proc/meminfo of a host with `totalKiB` usable memory (MemTotal: the RAM less what the firmware and
+ * kernel keep) and no hugepages reserved.
+ */
+export function meminfoFiles(totalKiB: number): Record<string, string> {
+  const line = (key: string, value: number, unit = ' kB') => `${`${key}:`.padEnd(16)}${String(value).padStart(8)}${unit}`;
+  const free = Math.round(totalKiB * 0.9);
+  const lines = [
+    line('MemTotal', totalKiB),
+    line('MemFree', free),
+    line('MemAvailable', Math.round(totalKiB * 0.94)),
+    line('Buffers', 4096),
+    line('Cached', Math.round(totalKiB * 0.04)),
+    line('SwapTotal', 0),
+    line('SwapFree', 0),
+    line('HugePages_Total', 0, ''),
+    line('HugePages_Free', 0, ''),
+    line('HugePages_Rsvd', 0, ''),
+    line('HugePages_Surp', 0, ''),
+    line('Hugepagesize', 2048),
+    line('Hugetlb', 0),
+  ];
+  return { 'proc/meminfo': `${lines.join('\n')}\n` };
+}
+
+/** sysfs CPU topology: one package, one thread per core, as the profiles' cpuinfo says (arm64's cpuinfo names neither). */
+export function cpuTopologyFiles(cpuinfo: string): Record<string, string> {
+  const processors = cpuinfo.split('\n').filter((line) => /^processor\s*:/.test(line)).length;
+  return Object.fromEntries(
+    Array.from({ length: processors }, (_, n) => [
+      [`sys/devices/system/cpu/cpu${n}/topology/physical_package_id`, '0\n'],
+      [`sys/devices/system/cpu/cpu${n}/topology/core_id`, `${n}\n`],
+    ]).flat(),
+  );
+}
+
 export function cgroupFiles(version: 'v1' | 'v2'): Record<string, string> {
   if (version === 'v2') {
     return {

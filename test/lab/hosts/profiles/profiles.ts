@@ -61,6 +61,8 @@ export interface HostSpec {
   iommu: { groups: number; units: string[] };
   devices: Partial<Record<DeviceName, DevicePlan>>;
   tier: Tier;
+  /** MemTotal of proc/meminfo, in KiB: the host's RAM less what the firmware and kernel keep. */
+  memTotalKiB: number;
   /** sys/class/dmi/id: what the firmware says the machine is. */
   dmi: { sysVendor: string; productName: string; productVersion: string; biosVendor: string };
   /** PCI functions under sys/bus/pci/devices (profiles/pci.ts); absent: no PCI sysfs at all. */
@@ -80,6 +82,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 527_543_264, // 512 GiB
     dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: '', biosVendor: 'Dell Inc.' },
   },
   'amd-metal': {
@@ -92,6 +95,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 64, units: ['ivhd0', 'ivhd1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 791_372_112, // 768 GiB
     dmi: { sysVendor: 'Supermicro', productName: 'AS -2125HS-TNR', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
   },
   'nested-vm': {
@@ -104,6 +108,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 16_374_212, // 16 GiB
     dmi: { sysVendor: 'QEMU', productName: 'Standard PC (Q35 + ICH9, 2009)', productVersion: 'pc-q35-8.2', biosVendor: 'SeaBIOS' },
   },
   'no-vmx': {
@@ -115,6 +120,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { tun: 'usable' },
     tier: 'emulation',
+    memTotalKiB: 8_148_064, // 8 GiB
     dmi: { sysVendor: 'Google', productName: 'Google Compute Engine', productVersion: '', biosVendor: 'Google' },
   },
   'no-tun': {
@@ -126,6 +132,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: {},
     tier: 'none',
+    memTotalKiB: 4_025_932, // 4 GiB
     dmi: { sysVendor: 'OpenStack Foundation', productName: 'OpenStack Nova', productVersion: '27.5.1', biosVendor: 'SeaBIOS' },
   },
   'kvm-enodev': {
@@ -138,6 +145,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'enodev', tun: 'usable' },
     tier: 'emulation',
+    memTotalKiB: 263_596_100, // 256 GiB
     dmi: { sysVendor: 'HPE', productName: 'ProLiant DL380 Gen11', productVersion: '', biosVendor: 'HPE' },
   },
   'kvm-regular-file': {
@@ -151,6 +159,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'regular-file', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'emulation',
+    memTotalKiB: 395_597_780, // 384 GiB
     dmi: { sysVendor: 'Lenovo', productName: 'ThinkSystem SR650 V3', productVersion: '', biosVendor: 'Lenovo' },
   },
   rhel9: {
@@ -163,6 +172,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 96, units: ['dmar0', 'dmar1', 'dmar2', 'dmar3'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 263_608_444, // 256 GiB
     dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R660', productVersion: '', biosVendor: 'Dell Inc.' },
   },
   al2023: {
@@ -176,6 +186,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 80, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 392_894_212, // 384 GiB
     dmi: { sysVendor: 'Amazon EC2', productName: 'm7i.metal-24xl', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'arm64-metal': {
@@ -188,6 +199,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 32, units: ['smmu3.0x0000000041000000'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 130_343_468, // 128 GiB
     dmi: { sysVendor: 'Amazon EC2', productName: 'c7g.metal', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'ec2-vm': {
@@ -200,6 +212,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { tun: 'usable' },
     tier: 'emulation',
+    memTotalKiB: 7_922_468, // 8 GiB
     dmi: { sysVendor: 'Amazon EC2', productName: 'm5.large', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'ec2-metal': {
@@ -213,6 +226,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 64, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 395_880_016, // 384 GiB
     dmi: { sysVendor: 'Amazon EC2', productName: 'm5.metal', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'arm64-vm': {
@@ -225,6 +239,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 0, units: [] },
     devices: { tun: 'usable' },
     tier: 'emulation',
+    memTotalKiB: 3_914_944, // 4 GiB
     dmi: { sysVendor: 'Amazon EC2', productName: 'c7g.large', productVersion: '', biosVendor: 'Amazon EC2' },
   },
   'kvm-pvm': {
@@ -239,6 +254,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     devices: { kvm: 'usable', tun: 'usable' },
     tier: 'emulation',
     // A KVM guest on a cloud that does not say which: QEMU's defaults.
+    memTotalKiB: 8_137_916, // 8 GiB
     dmi: { sysVendor: 'QEMU', productName: 'Standard PC (i440FX + PIIX, 1996)', productVersion: 'pc-i440fx-9.2', biosVendor: 'SeaBIOS' },
   },
   // Device passthrough hosts: Enterprise Linux bare metal as intel-metal, with a PCI tree.
@@ -252,6 +268,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 527_561_920, // 512 GiB
     dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760xa', productVersion: '', biosVendor: 'Dell Inc.' },
     pci: GPU_CLEAN_GROUP,
   },
@@ -265,6 +282,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 263_714_332, // 256 GiB
     dmi: { sysVendor: 'Supermicro', productName: 'SYS-740A-T', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
     pci: GPU_SHARED_GROUP,
   },
@@ -278,6 +296,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 500, units: ['dmar0', 'dmar1', 'dmar2', 'dmar3'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 1_056_514_332, // 1 TiB
     dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: '', biosVendor: 'Dell Inc.' },
     pci: MANY_FUNCTIONS,
   },
@@ -293,6 +312,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 64, units: ['ivhd0', 'ivhd1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 791_359_020, // 768 GiB
     dmi: { sysVendor: 'Supermicro', productName: 'AS -2125HS-TNR', productVersion: '0123456789', biosVendor: 'American Megatrends International, LLC.' },
     confidential: { files: SEV_SNP_FILES, sevDevice: true },
   },
@@ -307,6 +327,7 @@ export const PROFILES: Record<HostProfile, HostSpec> = {
     iommu: { groups: 48, units: ['dmar0', 'dmar1'] },
     devices: { kvm: 'usable', tun: 'usable', 'vhost-net': 'usable' },
     tier: 'hardware',
+    memTotalKiB: 527_521_844, // 512 GiB
     dmi: { sysVendor: 'Intel Corporation', productName: 'D50DNP', productVersion: '', biosVendor: 'Intel Corporation' },
     confidential: { files: TDX_FILES, sevDevice: false },
   },
