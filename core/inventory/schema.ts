@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The hardware inventory: what the machine is, from the kernel's files (collect.ts). It describes the machine
- * virtgate runs on and never decides a verdict. One flat object (not a union) so that the
+ * whose files were read (the agent's: its node, under its host root) and never decides a verdict. One flat object (not a union) so that the
  * NodeValidation CRD generated from it stays a plain structural schema.
  */
 const text = z.string().max(128);
