@@ -1,8 +1,8 @@
 /**
  * Every class of fault the ledger counts: whether it is a cluster fault (a component killed, cut
  * off, slowed, conflicted or corrupted: its recovery is timed against a bound) or an input case
- * (bad flags, fuzz inputs, hostile objects, broken files), the fewest injections a run must hold,
- * and the test file that injects it. When that file ran, a class below its minimum (or absent)
+ * (bad flags, fuzz inputs, hostile objects, broken files), the injections (or inputs) a run must
+ * hold, and the test file that injects it. When that file ran, a class below its minimum (or absent)
  * fails the run, so an empty or shrunken ledger cannot pass. Each number is the test's count
  * written again on purpose: read from the test, it would shrink with it.
  */
