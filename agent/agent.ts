@@ -67,13 +67,14 @@ export class Agent {
 
   /** Starts serving, probes at once, then keeps to the schedule. Resolves once the HTTP port listens. */
   async start(): Promise<{ port: number }> {
+    // The port first: a port that cannot be served is a configuration error, reported alone.
+    const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
     // The inventory of the node under the host root, as every probe reads it (the kernel's files;
-    // on arm64 systeminformation for the CPU's name, which may run lscpu): once, before the port
-    // listens, never per probe.
+    // on arm64 systeminformation for the CPU's name, which may run lscpu): once, before the first
+    // probe publishes it, never per probe. Readiness waits on that probe anyway.
     const inventory = await collectInventory(undefined, this.config.hostRoot);
     this.publisherSettings.inventory = inventory;
     if (!inventory.collected) this.log.warn({ decision: 'inventory' }, inventory.reason ?? 'inventory not collected');
-    const address = await this.http.listen({ port: this.config.port, host: this.config.bindAddress });
     this.log.info({ address, interval: this.config.intervalSeconds, heartbeat: this.config.heartbeatSeconds }, 'virtgate agent started');
     this.watch.start();
     void this.probeCycle();
