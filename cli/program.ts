@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { ERROR_PREFIX } from './exit-codes.ts';
+import { programName } from './program-name.ts';
 import { ClusterUnreachableError, EXIT, UsageError } from './usage-error.ts';
 
 /**
@@ -27,7 +28,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 async function buildProgram(argv: string[]): Promise<Command> {
-  const program = new Command('virtgate')
+  // argv[1] is the script as run: `kubectl-virtgate` when kubectl runs it as a plugin.
+  const program = new Command(programName(argv[1]))
     .description('Which nodes can really run KubeVirt VMs, and is this cluster ready for them?')
     .version(VIRTGATE_VERSION)
     .showSuggestionAfterError(true)
