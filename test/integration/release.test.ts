@@ -48,9 +48,10 @@ afterAll(async () => {
 });
 
 describe('npm run release', () => {
-  it('writes the CLI, the chart, the three images with their SBOMs, and checksums every file', async () => {
+  it('writes the CLI and its krew manifest, the chart, the three images with their SBOMs, and checksums every file', async () => {
     expect(listed).toEqual([
       `virtgate-${VERSION}.tgz`,
+      'krew/virtgate.yaml',
       `chart/virtgate-${VERSION}.tgz`,
       `virtgate-agent-${VERSION}.oci.tar`,
       `virtgate-agent-${VERSION}.spdx.json`,
@@ -267,6 +268,30 @@ describe('the CLI tarball', () => {
     }
     const installedAt = await execa('readlink', ['-f', path.join(prefix, 'bin', 'virtgate')]);
     expect(installedAt.stdout.startsWith(prefix)).toBe(true);
+    // The same bin as kubectl's plugin (kubectl runs kubectl-virtgate from PATH), named as such.
+    const plugin = await execa('kubectl-virtgate', ['--help'], { env, extendEnv: false, cwd: out.dir });
+    expect(plugin.stdout).toMatch(/^Usage: kubectl virtgate \[options\] \[command\]\n/);
+  });
+
+  it('has a krew manifest beside it: its sha256, its name in the uri, and a bin that is an executable file in it', async () => {
+    const archive = path.join(out.dir, `virtgate-${VERSION}.tgz`);
+    const manifest = parseYaml(await readFile(path.join(out.dir, 'krew/virtgate.yaml'), 'utf8')) as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string };
+      spec: { version: string; shortDescription: string; platforms: Array<{ selector: { matchLabels: Record<string, string> }; uri: string; sha256: string; bin: string }> };
+    };
+    expect(manifest).toMatchObject({ apiVersion: 'krew.googlecontainertools.github.com/v1alpha2', kind: 'Plugin', metadata: { name: 'virtgate' }, spec: { version: `v${VERSION}` } });
+    expect(manifest.spec.shortDescription).toMatch(/\S/);
+    const sha256 = createHash('sha256').update(await readFile(archive)).digest('hex');
+    // Every file in the tarball with its mode, as tar lists it: `-rwxr-xr-x 0/0 123 date time package/…`.
+    const modes = new Map((await execa('tar', ['-tvzf', archive])).stdout.split('\n').map((row) => { const fields = row.trim().split(/\s+/); return [fields.at(-1), fields[0]] as const; }));
+    expect(manifest.spec.platforms.map((platform) => platform.selector.matchLabels)).toContainEqual({ os: 'linux', arch: 'amd64' });
+    for (const platform of manifest.spec.platforms) {
+      expect(platform.sha256).toBe(sha256);
+      expect(platform.uri).toBe(`https://github.com/virtgate/virtgate/releases/download/v${VERSION}/virtgate-${VERSION}.tgz`);
+      expect(modes.get(platform.bin), `${platform.bin} in the tarball`).toMatch(/^-r.x/);
+    }
   });
 });
 
