@@ -125,7 +125,7 @@ export class Agent {
       const vhv: Promise<VhvFacts> = config.vhv.enabled
         ? runVirtHostValidate({ command: config.vhv.command, timeoutSeconds: config.vhv.timeoutSeconds })
         : Promise.resolve({ state: 'disabled' });
-      const [facts, vhvFacts] = await Promise.all([probeHost(config.hostRoot, config.deviceNumbers, { enabled: config.kvmRun }), vhv]);
+      const [facts, vhvFacts] = await Promise.all([probeHost(config.hostRoot, { enabled: config.kvmRun }), vhv]);
       const verdict = evaluate(facts, vhvFacts, config.policy);
       const probedAt = this.now();
       this.metrics.recordProbe(verdict, (performance.now() - started) / 1000, probedAt);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { AGENT_DEFAULTS, parseAgentConfig } from './config.ts';
 
-const valid = { ...AGENT_DEFAULTS, nodeName: 'node-a', deviceNumbers: DEVICE_SPECS, vhv: { ...AGENT_DEFAULTS.vhv }, taint: { ...AGENT_DEFAULTS.taint } };
+const valid = { ...AGENT_DEFAULTS, nodeName: 'node-a', vhv: { ...AGENT_DEFAULTS.vhv }, taint: { ...AGENT_DEFAULTS.taint } };
 
 describe('agent configuration', () => {
   it('accepts the defaults with a node name', () => {

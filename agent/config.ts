@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_PATTERN } from '../core/dns-name.ts';
-import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { TAINT_POLICIES } from '../core/report/schema.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../core/checks/families/vhv.ts';
@@ -16,7 +15,7 @@ import {
   watchSettings,
 } from '../core/settings/common.ts';
 import { durationSetting } from '../core/settings/duration.ts';
-import { deviceNumbers, majorMinor, share } from '../core/settings/parsers.ts';
+import { majorMinor, share } from '../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../core/settings/table.ts';
 
 const labelKey = new RegExp(`^(${DNS_SUBDOMAIN_PATTERN}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`);
@@ -83,15 +82,6 @@ export const AGENT_SETTINGS = {
     timeoutSeconds: vhvTimeoutSetting,
   },
   kvmRun: setting({ flag: '--no-kvm-run', help: 'leave out the tiny KVM guest (check kvm.run) of each probe cycle', schema: z.boolean(), default: true }),
-  deviceNumbers: setting({
-    flag: '--device-numbers <name=major:minor,...>',
-    help: 'testing only',
-    schema: z.custom<typeof DEVICE_SPECS>(),
-    parse: deviceNumbers,
-    default: DEVICE_SPECS,
-    defaultText: "the kernel's",
-    hidden: true,
-  }),
   taint: {
     policy: setting({
       flag: '--taint-policy <policy>',

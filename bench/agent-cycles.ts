@@ -10,15 +10,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [dist, kubeconfig, nodeName, hostRoot, deviceNumbers, total] = process.argv.slice(2);
-if (!dist) throw new Error('usage: agent-cycles <dist> <kubeconfig> <node> <host-root> <device-numbers> <cycles>');
+const [dist, kubeconfig, nodeName, hostRoot, total] = process.argv.slice(2);
+if (!dist) throw new Error('usage: agent-cycles <dist> <kubeconfig> <node> <host-root> <cycles>');
 /** A module of the build, typed as its source. */
 async function compiled<Module>(file: string): Promise<Module> {
   return (await import(pathToFileURL(path.join(dist as string, file)).href)) as Module;
 }
 const { Agent } = await compiled<typeof import('../agent/agent.ts')>('agent/agent.js');
 const { AGENT_DEFAULTS, parseAgentConfig } = await compiled<typeof import('../agent/config.ts')>('agent/config.js');
-const { parseDeviceOverrides } = await compiled<typeof import('../core/checks/host/device-numbers.ts')>('core/checks/host/device-numbers.js');
 const { loadKubeConfig } = await compiled<typeof import('../core/kube/kubeconfig.ts')>('core/kube/kubeconfig.js');
 const { createLogger } = await compiled<typeof import('../core/log.ts')>('core/log.js');
 
@@ -28,7 +27,6 @@ const config = parseAgentConfig({
   nodeName,
   hostRoot,
   kubeconfig,
-  deviceNumbers: parseDeviceOverrides(deviceNumbers ?? ''),
   vhv: { ...AGENT_DEFAULTS.vhv, enabled: false },
   taint: { ...AGENT_DEFAULTS.taint },
   logLevel: 'warn',

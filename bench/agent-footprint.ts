@@ -44,7 +44,7 @@ async function cycles(cluster: BenchCluster, name: string, nodeOptions: string, 
   try {
     const { stdout } = await run(
       process.execPath,
-      ['--expose-gc', child.file, DIST, node.kubeconfig, node.name, node.host.root, node.host.deviceNumbers ?? '', String(total)],
+      ['--expose-gc', child.file, DIST, node.kubeconfig, node.name, node.host.root, String(total)],
       { env: { ...process.env, NODE_OPTIONS: nodeOptions }, maxBuffer: 1024 * 1024 },
     );
     return stdout

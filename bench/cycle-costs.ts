@@ -64,8 +64,8 @@ async function cost(fn) {
   return { last, cost: { ownCpuMs: median(own), childCpuMs: (childCpuMs() - childBefore) / ${RUNS}, childrenPerRun: (spawns() - spawnsBefore) / ${RUNS}, rssGrowthMiB: rssAfter - rssBefore, rssAfterMiB: rssAfter } };
 }
 const inventory = await cost(() => collectInventory());
-const without = await cost(() => probeHost('/', undefined, { enabled: false }));
-const withRun = await cost(() => probeHost('/', undefined, { enabled: true }));
+const without = await cost(() => probeHost('/', { enabled: false }));
+const withRun = await cost(() => probeHost('/', { enabled: true }));
 process.stdout.write(JSON.stringify({
   inventory: { ...inventory.cost, collected: inventory.last.collected },
   cycleWithoutKvmRun: without.cost,

@@ -40,7 +40,7 @@ export function benchNode(i: number): unknown {
 export function benchReport(i: number): unknown {
   const name = `scale-${String(i).padStart(5, '0')}`;
   const stamp = '2026-12-02T12:00:00.000Z';
-  const device = (path: string) => ({ path, state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', overridden: false, open: 'ok' });
+  const device = (path: string) => ({ path, state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', open: 'ok' });
   return {
     apiVersion: 'virtgate.io/v1alpha1',
     kind: 'NodeValidation',

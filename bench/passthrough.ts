@@ -5,7 +5,6 @@ import { evaluate } from '../core/checks/evaluate.ts';
 import type { CheckFamily, ProbeContext } from '../core/checks/family.ts';
 import { probeFamilies } from '../core/checks/probe-host.ts';
 import { passthroughFamily } from '../core/checks/families/passthrough.ts';
-import { DEVICE_SPECS } from '../core/checks/host/device-numbers.ts';
 import { MAX_PCI_FUNCTIONS, PCI_WALK_CHUNK } from '../core/checks/host/pci-walk.ts';
 import { DEFAULT_POLICY } from '../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS, runVirtHostValidate } from '../core/checks/families/vhv.ts';
@@ -22,7 +21,7 @@ import type { BenchRow } from './table.ts';
  */
 export async function passthroughBench(): Promise<BenchRow[]> {
   const section = 'probe cycle';
-  const context: ProbeContext = { hostRoot: '/', devices: DEVICE_SPECS, kvmRun: { enabled: false } };
+  const context: ProbeContext = { hostRoot: '/', kvmRun: { enabled: false } };
   const others = FAMILIES.filter((family) => family !== passthroughFamily);
   const probeAll = (families: readonly CheckFamily[]) => probeFamilies(families, context);
   const absent = { passthrough: { state: 'ok', value: { present: false } } };
@@ -51,7 +50,7 @@ export async function passthroughBench(): Promise<BenchRow[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-bench-pci-'));
   try {
     const host = await buildHost(path.join(dir, 'pci-500'), 'pci-500');
-    const walk = await timeRuns(100, () => passthroughFamily.probe({ hostRoot: host.root, devices: host.devices }), 5);
+    const walk = await timeRuns(100, () => passthroughFamily.probe({ hostRoot: host.root }), 5);
     const withinBound = { text: '≤ 1.2× the cycle without it', met: (value: number) => value / median(before) <= 1.2 };
     return [
       { section, figure: 'native probes + evaluate without the passthrough family (the cycle before it), median', value: median(before), unit: 'ms' },

@@ -21,10 +21,10 @@ export async function probeCycleBench(): Promise<BenchRow[]> {
   const section = 'probe cycle';
   // kvm.run off: its child process has its own rows (kvm-run.ts); these stay comparable with earlier runs.
   const noKvmRun = { enabled: false };
-  const native = await timeRuns(300, async () => evaluate(await probeHost('/', undefined, noKvmRun), { state: 'disabled' }, DEFAULT_POLICY), 10);
+  const native = await timeRuns(300, async () => evaluate(await probeHost('/', noKvmRun), { state: 'disabled' }, DEFAULT_POLICY), 10);
   const tool = await timeRuns(20, () => runVirtHostValidate(DEFAULT_VHV_OPTIONS));
   const full = await timeRuns(20, async () => {
-    const [facts, vhv] = await Promise.all([probeHost('/', undefined, noKvmRun), runVirtHostValidate(DEFAULT_VHV_OPTIONS)]);
+    const [facts, vhv] = await Promise.all([probeHost('/', noKvmRun), runVirtHostValidate(DEFAULT_VHV_OPTIONS)]);
     return evaluate(facts, vhv, DEFAULT_POLICY);
   });
   const tenTimes = { text: '≥ 10× faster than the tool', met: (v: number) => median(tool) / v >= 10 };

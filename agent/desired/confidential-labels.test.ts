@@ -9,7 +9,7 @@ const SNP: ConfidentialFacts = {
   arch: 'x86_64',
   flags: { sev: true, sevEs: true, sevSnp: true, tdxHostPlatform: false },
   parameters: { sev: 'Y', sevEs: 'Y', sevSnp: 'N', tdx: null },
-  sevDevice: { path: 'dev/sev', state: 'present', kind: 'char', major: 10, minor: 124, expected: '10:124', overridden: false, open: 'ok' },
+  sevDevice: { path: 'dev/sev', state: 'present', kind: 'char', major: 10, minor: 124, expected: '10:124', open: 'ok' },
   sevMiscMinor: 124,
   asids: { sev: null, sevEs: null },
   tdxKeyIds: null,

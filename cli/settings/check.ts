@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { DEVICE_SPECS } from '../../core/checks/host/device-numbers.ts';
 import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
 import { DEFAULT_VHV_OPTIONS } from '../../core/checks/families/vhv.ts';
 import { jsonSetting, vhvTimeoutSetting } from '../../core/settings/common.ts';
-import { deviceNumbers, majorMinor } from '../../core/settings/parsers.ts';
+import { majorMinor } from '../../core/settings/parsers.ts';
 import { type ConfigOf, defineSettings, setting } from '../../core/settings/table.ts';
 
 /** `virtgate check` settings. */
@@ -31,15 +30,6 @@ export const CHECK_SETTINGS = {
     timeoutSeconds: vhvTimeoutSetting,
   },
   kvmRun: setting({ flag: '--no-kvm-run', help: 'do not run the tiny KVM guest (check kvm.run)', schema: z.boolean(), default: true }),
-  deviceNumbers: setting({
-    flag: '--device-numbers <name=major:minor,...>',
-    help: 'testing only: accept other device numbers; results say "overridden"',
-    schema: z.custom<typeof DEVICE_SPECS>(),
-    parse: deviceNumbers,
-    default: DEVICE_SPECS,
-    defaultText: "the kernel's",
-    hidden: true,
-  }),
 };
 
 export const checkSettings = defineSettings(CHECK_SETTINGS);

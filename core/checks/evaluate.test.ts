@@ -17,7 +17,6 @@ const device = (path: string, major: number, minor: number, open = 'ok'): Device
   major,
   minor,
   expected: `${major}:${minor}`,
-  overridden: false,
   open,
 });
 

@@ -1,5 +1,4 @@
 import type { GuestRunOptions } from '../kvm/run-guest.ts';
-import type { DeviceSpecs } from './host/device-numbers.ts';
 import type { Policy } from './policy.ts';
 import type { CheckResultOf } from './result.ts';
 
@@ -12,10 +11,9 @@ export interface KvmRunSettings extends Partial<Omit<GuestRunOptions, 'devicePat
   devicePath?: string;
 }
 
-/** What every host probe gets: the host root, the device numbers to expect (a test seam), and kvm.run's settings. */
+/** What every host probe gets: the host root and kvm.run's settings. */
 export interface ProbeContext {
   hostRoot: string;
-  devices: DeviceSpecs;
   kvmRun?: KvmRunSettings;
 }
 

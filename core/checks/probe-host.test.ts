@@ -9,7 +9,6 @@ import { CLI_MAIN, tempDir } from '../../test/lab/hosts/paths.ts';
 import { runNodeWithout } from '../../test/lab/hosts/privileges.ts';
 import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';
-import { DEVICE_SPECS } from './host/device-numbers.ts';
 import { assertHostRoot, HostRootError, probeFamilies, probeHost } from './probe-host.ts';
 import type { CheckId, HostFacts } from './registry.ts';
 import type { CheckResult, Verdict } from './verdict.ts';
@@ -31,7 +30,7 @@ async function build(profile: HostProfile, options?: BuildHostOptions): Promise<
 }
 
 async function probe(host: BuiltHost): Promise<{ facts: HostFacts; verdict: Verdict; check: (id: CheckId) => CheckResult }> {
-  const facts = await probeHost(host.root, host.devices);
+  const facts = await probeHost(host.root);
   const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
   const check = (id: CheckId) => {
     const found = verdict.checks.find((c) => c.id === id);
@@ -100,18 +99,16 @@ describe('probeHost on every fixture profile', () => {
     expect(verdict.tier).toBe(host.expectedTier);
     expect(verdict.conclusive).toBe(true);
     expect(verdict.checks.some((check) => check.status === 'error')).toBe(false);
-    // Stand-in nodes are always labelled as such.
-    if (host.deviceNumbers) expect(facts.kvm).toMatchObject({ overridden: true });
   });
 });
 
 describe('the cases the issue names', () => {
-  it('Intel metal with KVM: hardware and ready; the stand-in is reported as a test override', async () => {
+  it('Intel metal with KVM: hardware and ready; the stand-in is the node the host\'s sysfs registers', async () => {
     const { verdict, check } = await probe(await build('intel-metal'));
     expect(verdict).toMatchObject({ tier: 'hardware', ready: true });
     expect(check('cpu.virtualization')).toMatchObject({ status: 'pass', message: 'Intel VT-x (vmx) is available' });
-    expect(check('dev.kvm').message).toBe('/dev/kvm (1:3) opens read-write [test override of device numbers], served by kvm_intel (Intel VT-x)');
-    expect(check('dev.kvm').observed).toMatchObject({ overridden: true, expected: '1:3' });
+    expect(check('dev.kvm').message).toBe('/dev/kvm (1:3) opens read-write, served by kvm_intel (Intel VT-x)');
+    expect(check('dev.kvm').observed).toMatchObject({ expected: '1:3' });
     expect(check('dev.tun')).toMatchObject({ status: 'pass', message: '/dev/net/tun (10:200) opens read-write' });
     expect(check('os.userland').status).toBe('pass');
     expect(check('kernel.modules')).toMatchObject({ status: 'pass', observed: { missing: [] } });
@@ -133,7 +130,7 @@ describe('the cases the issue names', () => {
 
   it('no vmx: emulation tier, ready only with allowEmulation', async () => {
     const host = await build('no-vmx');
-    const facts = await probeHost(host.root, host.devices);
+    const facts = await probeHost(host.root);
     const strict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     expect(strict).toMatchObject({ tier: 'emulation', ready: false, conclusive: true });
     expect(strict.checks.find((c) => c.id === 'cpu.virtualization')?.status).toBe('fail');
@@ -142,7 +139,7 @@ describe('the cases the issue names', () => {
 
   it('no tun: tier none, not ready even with allowEmulation', async () => {
     const host = await build('no-tun');
-    const facts = await probeHost(host.root, host.devices);
+    const facts = await probeHost(host.root);
     const verdict = evaluate(facts, { state: 'disabled' }, { ...DEFAULT_POLICY, allowEmulation: true });
     expect(verdict).toMatchObject({ tier: 'none', ready: false });
     expect(verdict.checks.find((c) => c.id === 'dev.tun')).toMatchObject({ status: 'fail', message: '/dev/net/tun does not exist' });
@@ -177,13 +174,13 @@ describe('the cases the issue names', () => {
     });
     const kvm = verdict.checks.find((c) => c.id === 'dev.kvm');
     expect(kvm?.message).toBe(
-      '/dev/kvm (1:3) opens read-write [test override of device numbers], but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot',
+      '/dev/kvm (1:3) opens read-write, but it is served by kvm_pvm: paravirtual KVM without VT-x/AMD-V, where only PVM-enabled guest kernels boot',
     );
     expect(kvm?.hint).toMatch(/KubeVirt needs hardware virtualization \(kvm_intel with VT-x or kvm_amd with AMD-V\)/);
-    expect(kvm?.observed).toMatchObject({ provider: 'kvm_pvm', overridden: true });
+    expect(kvm?.observed).toMatchObject({ provider: 'kvm_pvm', expected: '1:3' });
     // The stand-in 1:3 node is never driven by KVM ioctls.
     expect(verdict.checks.find((c) => c.id === 'kvm.run')?.message).toBe(
-      `tiny KVM guest not run: under --host-root ${host.root} the kvm device numbers are a test override (1:3), not the real 10:232`,
+      `tiny KVM guest not run: under --host-root ${host.root}, dev/kvm is not the real 10:232 character device`,
     );
     // With emulation allowed it is ready, and still emulation.
     expect(evaluate(facts, { state: 'disabled' }, { ...DEFAULT_POLICY, allowEmulation: true })).toMatchObject({ tier: 'emulation', ready: true });
@@ -212,9 +209,8 @@ describe('the cases the issue names', () => {
     const host = await build('kvm-enodev');
     // A misc minor /proc/misc shows no driver for stands in for 10:232, whatever this host serves.
     const minor = unservedMiscMinor();
-    expect(host.deviceNumbers).toContain(`kvm=10:${minor}`);
     const { facts, verdict, check } = await probe(host);
-    expect(facts.kvm).toMatchObject({ kind: 'char', major: 10, minor, overridden: true, open: 'ENODEV' });
+    expect(facts.kvm).toMatchObject({ kind: 'char', major: 10, minor, expected: `10:${minor}`, open: 'ENODEV' });
     expect(check('dev.kvm')).toMatchObject({ status: 'fail', message: '/dev/kvm exists but its driver is not loaded (open: ENODEV)' });
     // The CPU has vmx: the remedy names its one module, never kvm_amd.
     expect(check('dev.kvm').hint).toBe('Load kvm_intel (modprobe kvm_intel) and list it in /etc/modules-load.d/ so it loads at boot.');
@@ -472,7 +468,7 @@ describe('probeFamilies', () => {
       },
     });
     const walk = { ids: ['walk'], evaluate: () => [], synchronousProbe: true as const, probe: async () => (events.push('walk'), { walk: true }) };
-    const facts = await probeFamilies([asynchronous('a', 20), walk, asynchronous('b', 5)], { hostRoot: '/x', devices: DEVICE_SPECS });
+    const facts = await probeFamilies([asynchronous('a', 20), walk, asynchronous('b', 5)], { hostRoot: '/x' });
     expect(events).toEqual(['a start', 'b start', 'b end', 'a end', 'walk']);
     expect(facts).toEqual({ hostRoot: '/x', a: true, walk: true, b: true });
     expect(Object.keys(facts)).toEqual(['hostRoot', 'a', 'walk', 'b']);

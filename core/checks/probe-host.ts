@@ -1,5 +1,4 @@
 import { stat } from '../fs-promised.ts';
-import { DEVICE_SPECS, type DeviceSpecs } from './host/device-numbers.ts';
 import type { CheckFamily, KvmRunSettings, ProbeContext } from './family.ts';
 import { errorDetail } from './host/files.ts';
 import { FAMILIES, type HostFacts } from './registry.ts';
@@ -18,9 +17,9 @@ export async function assertHostRoot(hostRoot: string): Promise<void> {
 }
 
 /** Runs every family's probe under the host root (probeFamilies). I/O only: no decisions are made here. */
-export async function probeHost(hostRoot: string, devices: DeviceSpecs = DEVICE_SPECS, kvmRun: KvmRunSettings = { enabled: true }): Promise<HostFacts> {
+export async function probeHost(hostRoot: string, kvmRun: KvmRunSettings = { enabled: true }): Promise<HostFacts> {
   // Each family's facts hold its own keys; together with hostRoot they are exactly HostFacts.
-  return (await probeFamilies(FAMILIES, { hostRoot, devices, kvmRun })) as HostFacts;
+  return (await probeFamilies(FAMILIES, { hostRoot, kvmRun })) as HostFacts;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/lab/hosts/paths.ts';
-import { DEVICE_SPECS } from './host/device-numbers.ts';
 import { probeHost } from './probe-host.ts';
 import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';
@@ -22,7 +21,7 @@ describe('the family registry', () => {
 
   it('lets no two families write the same facts key, and probeHost keeps every family\'s keys', async () => {
     // An empty host root: every probe answers (missing or unknown) without any fixture.
-    const context = { hostRoot: root, devices: DEVICE_SPECS };
+    const context = { hostRoot: root };
     const keysByFamily = await Promise.all(FAMILIES.map(async (family) => ('probe' in family ? Object.keys(await family.probe(context)) : [])));
     const all = keysByFamily.flat();
     expect(new Set(all).size).toBe(all.length);

@@ -1,6 +1,5 @@
 import ms, { type StringValue } from 'ms';
 import semverCoerce from 'semver/functions/coerce.js';
-import { type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../checks/host/device-numbers.ts';
 
 /** Parsers of setting text: each rejects a bad value with a message that says what is expected. */
 export function positiveNumber(value: string): number {
@@ -19,10 +18,6 @@ export function port(value: string): number {
 export function majorMinor(value: string): string {
   if (!/^\d+\.\d+$/.test(value) || !semverCoerce(value)) throw new Error('expected MAJOR.MINOR, for example 4.18.');
   return value;
-}
-
-export function deviceNumbers(value: string): Record<DeviceName, DeviceSpec> {
-  return parseDeviceOverrides(value);
 }
 
 /** A duration in seconds: `300`, `300s`, `5m`, `1h` (the `ms` package's units). */

@@ -62,7 +62,8 @@ const ROWS: Row[] = [
   { command: 'check', why: 'a zero --vhv-timeout', args: () => ['check', '--vhv-timeout', '0'], names: /--vhv-timeout/ },
   { command: 'check', why: 'a missing --vhv-output file', args: () => ['check', '--host-root', hostRoot, '--vhv-output', '/nonexistent/vhv.txt'], names: /--vhv-output/ },
   { command: 'check', why: '--vhv-output with --no-vhv', args: () => ['check', '--vhv-output', aFile, '--no-vhv'], names: /--vhv-output/ },
-  { command: 'check', why: 'a malformed --device-numbers', args: check('--device-numbers', 'kvm=ten:232'), names: /--device-numbers/ },
+  // The device numbers come from the host's sysfs: there is no option to set them.
+  { command: 'check', why: 'a --device-numbers option (there is none)', args: check('--device-numbers', 'kvm=10:232'), names: /--device-numbers/ },
   // agent
   { command: 'agent', why: 'NODE_NAME empty and no --node-name', args: () => ['agent', '--host-root', hostRoot, '--kubeconfig', cp.adminKubeconfig], env: { NODE_NAME: '' }, names: /NODE_NAME/ },
   { command: 'agent', why: 'a node name that is not a DNS name', args: agent('--node-name', 'Bad_Node'), names: /--node-name/ },

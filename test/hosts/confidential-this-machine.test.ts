@@ -12,7 +12,7 @@ import { probeHost } from '../../core/checks/probe-host.ts';
 describe('confidential guests on this machine', () => {
   it('says what the CPU shows, and the verdict is the same without the check', async () => {
     const flags = /^flags\s*:(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim().split(/\s+/) ?? [];
-    const verdict = evaluate(await probeHost('/', undefined, { enabled: false }), { state: 'disabled' }, DEFAULT_POLICY);
+    const verdict = evaluate(await probeHost('/', { enabled: false }), { state: 'disabled' }, DEFAULT_POLICY);
     const check = verdict.checks.find((candidate) => candidate.id === 'confidential');
     expect(check?.status).toBe('pass');
     if (!flags.includes('sev') && !flags.includes('tdx_host_platform')) {

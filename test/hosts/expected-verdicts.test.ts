@@ -23,7 +23,7 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 async function judge(profile: (typeof HOST_PROFILES)[number], withoutKvm: boolean): Promise<Verdict> {
   const host = await buildHost(path.join(base, `${profile}-${withoutKvm ? 'nokvm' : 'intact'}-${(built += 1)}`), profile);
   if (withoutKvm) await removeDevice(host.root, 'kvm');
-  return evaluate(await probeHost(host.root, host.devices), { state: 'disabled' }, DEFAULT_POLICY);
+  return evaluate(await probeHost(host.root), { state: 'disabled' }, DEFAULT_POLICY);
 }
 
 async function judged(profile: (typeof HOST_PROFILES)[number], withoutKvm: boolean): Promise<ExpectedVerdict> {

@@ -42,7 +42,7 @@ describe('the passthrough inventory of each PCI fixture host is the one a person
     const expected = EXPECTED_HOST_DEVICES[profile];
     if (!expected) throw new Error(`no expected inventory for ${profile}`);
     const host = await buildHost(path.join(base, `lib-${profile}`), profile);
-    const inventory = inventoryOf(await probeHost(host.root, host.devices));
+    const inventory = inventoryOf(await probeHost(host.root));
     expect(inventory.iommu).toBe(true);
     expect(inventory.functions).toBe(expected.functions);
     expect(inventory.truncated).toBe(false);
@@ -116,7 +116,7 @@ describe('the gpu-vfio host when the A10\'s uevent cannot be read', () => {
 
   it('vendor, device and class files unreadable too: the A10 is a vfio-ready function of unknown id, not 0000:0000, and provides no A10 in the gate', async () => {
     const host = await brokenHost('unread-ids', 'directory', false);
-    const inventory = inventoryOf(await probeHost(host.root, host.devices));
+    const inventory = inventoryOf(await probeHost(host.root));
     const unread = 'uevent (EISDIR), vendor (ENOENT), device (ENOENT), class (ENOENT)';
     // Its driver still comes from the driver link (vfio-pci), so its state stays vfio-ready; only
     // the id is unknown. Rows in the inventory's order: by state, then id, an unread id last.
@@ -142,7 +142,7 @@ describe('the gpu-vfio host when the A10\'s uevent cannot be read', () => {
 
   it('vendor, device and class files readable: the A10 keeps its id and class, but KubeVirt, which reads the id only from uevent, would not offer it', async () => {
     const host = await brokenHost('attribute-ids', 'dangling', true);
-    const inventory = inventoryOf(await probeHost(host.root, host.devices));
+    const inventory = inventoryOf(await probeHost(host.root));
     expect(inventory.functions).toBe(GPU_VFIO?.functions);
     expect(rowsOf(inventory)).toEqual([
       { selector: '10DE:2236', unread: 'uevent (ENOENT)', idNotInUevent: true, state: 'vfio-ready', count: 1 },
@@ -163,7 +163,7 @@ describe('the gpu-vfio host when the A10\'s uevent cannot be read', () => {
 describe("this machine's own root", () => {
   it('says whether the IOMMU is on, and never costs readiness', async () => {
     const groups = await readdir('/sys/kernel/iommu_groups').catch(() => [] as string[]);
-    const facts = await probeHost('/', undefined, { enabled: false });
+    const facts = await probeHost('/', { enabled: false });
     const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     const check = verdict.checks.find((candidate) => candidate.id === 'passthrough');
     expect(['pass', 'warn', 'skip']).toContain(check?.status);

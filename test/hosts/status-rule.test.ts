@@ -46,7 +46,7 @@ beforeAll(async () => {
     const host = await buildHost(path.join(base, profile), profile, { files: { 'proc/meminfo': MEMINFO_NO_HUGEPAGES } });
     // As on a real root: the tiny guest is run on whatever dev/kvm is, where it is not a stand-in.
     const kvmRun = expected.kvmRun === 'run' ? { enabled: true, devicePath: path.join(host.root, 'dev/kvm') } : { enabled: true };
-    const facts = await probeHost(host.root, host.devices, kvmRun);
+    const facts = await probeHost(host.root, kvmRun);
     const vhv: VhvFacts = expected.vhv === 'disabled' ? { state: 'disabled' } : await readVhvRecording(await vhvFixture(expected.vhv));
     readings.set(profile, { facts, strict: evaluate(facts, vhv, DEFAULT_POLICY), lax: evaluate(facts, vhv, { ...DEFAULT_POLICY, allowEmulation: true }) });
   }
@@ -167,7 +167,7 @@ describe('an empty host root', () => {
   it('passes nothing: iommu and hugepages skip, what cannot be read is an error, the missing devices fail', async () => {
     const root = path.join(base, 'empty');
     await mkdir(root);
-    const facts = await probeHost(root, undefined, { enabled: false });
+    const facts = await probeHost(root, { enabled: false });
     for (const policy of [DEFAULT_POLICY, { ...DEFAULT_POLICY, allowEmulation: true }]) {
       const verdict = evaluate(facts, { state: 'disabled' }, policy);
       expect(verdict.checks.filter((check) => check.status === 'pass').map((check) => check.id)).toEqual([]);

@@ -23,7 +23,7 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 
 async function confidentialCheck(files: Record<string, string> = {}): Promise<CheckResult | undefined> {
   const host = await buildHost(path.join(base, `tdx-${(built += 1)}`), 'tdx-metal', { files });
-  const verdict = evaluate(await probeHost(host.root, host.devices), { state: 'disabled' }, DEFAULT_POLICY);
+  const verdict = evaluate(await probeHost(host.root), { state: 'disabled' }, DEFAULT_POLICY);
   return verdict.checks.find((check) => check.id === 'confidential');
 }
 

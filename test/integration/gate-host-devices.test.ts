@@ -37,7 +37,7 @@ beforeAll(async () => {
   removeHosts = remove;
   for (const profile of ['gpu-vfio', 'gpu-shared-group', 'pci-500'] as const) {
     const host = await buildHost(path.join(dir, profile), profile);
-    const devices = hostDevicesOf(await probeHost(host.root, host.devices, { enabled: false }));
+    const devices = hostDevicesOf(await probeHost(host.root, { enabled: false }));
     if (!devices) throw new Error(`the probe found no passthrough inventory on ${profile}`);
     inventories.set(profile, devices);
   }

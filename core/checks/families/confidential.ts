@@ -106,7 +106,7 @@ async function probeConfidential({ hostRoot }: ProbeContext): Promise<Confidenti
   const sevMiscMinor = procMisc === null ? null : miscMinor(procMisc, 'sev');
   // Opened only when it is the misc device the kernel registered as `sev` (the minor is dynamic):
   // another device may act on open. A minor of -1 never matches, so the node is only stat'ed.
-  const sevDevice = await probeDevice(hostRoot, { path: 'dev/sev', major: MISC_MAJOR, minor: sevMiscMinor ?? -1 });
+  const sevDevice = await probeDevice(hostRoot, { path: 'dev/sev', sysfs: 'sys/class/misc/sev/dev', major: MISC_MAJOR, minor: sevMiscMinor ?? -1 });
   const capacities = capacity === null ? new Map<string, number>() : parseFlatKeyed(capacity);
   const usage = current === null ? new Map<string, number>() : parseFlatKeyed(current);
   const pool = (key: string): MiscPool | null => {

@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISC_MAJOR, servedMiscMinor, unservedMiscMinor } from '../../../test/lab/hosts/misc-devices.ts';
 import { tempDir } from '../../../test/lab/hosts/paths.ts';
 import { evalWithout } from '../../../test/lab/hosts/privileges.ts';
-import { DEVICE_SPECS, type DeviceSpec, parseDeviceOverrides } from '../host/device-numbers.ts';
+import { DEVICE_SPECS } from '../host/device-numbers.ts';
 import { DEVICE_RULES, evaluateDevice, probeDevice } from './devices.ts';
 
 const run = promisify(execFile);
@@ -34,54 +33,50 @@ async function host(): Promise<string> {
 const mknod = (file: string, type: 'c' | 'b', major: number, minor: number, mode = '0666') =>
   run('mknod', ['-m', mode, file, type, String(major), String(minor)]);
 
-const KVM_AS_NULL: DeviceSpec = { path: 'dev/kvm', major: 1, minor: 3, overridden: true };
+/** Writes the host's sysfs entry for a loaded misc driver: the numbers the kernel registered it under. */
+async function register(dir: string, name: 'kvm' | 'tun' | 'vhost-net', numbers: string): Promise<void> {
+  const file = path.join(dir, DEVICE_SPECS[name].sysfs);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, numbers);
+}
 
-describe('parseDeviceOverrides (the --device-numbers test seam)', () => {
-  it('replaces the named devices, marks them overridden and keeps the others', () => {
-    const specs = parseDeviceOverrides('kvm=1:3, vhost-net=1:5');
-    expect(specs.kvm).toEqual(KVM_AS_NULL);
-    expect(specs['vhost-net']).toEqual({ path: 'dev/vhost-net', major: 1, minor: 5, overridden: true });
-    expect(specs.tun).toEqual(DEVICE_SPECS.tun);
-    expect(specs.tun.overridden).toBeUndefined();
+describe('the numbers a device must carry: the host\'s sysfs, else the kernel\'s table', () => {
+  it('checks and opens the node the host\'s sysfs names (a driver registered at 1:3 here)', async () => {
+    const dir = await host();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', 1, 3);
+    await register(dir, 'kvm', '1:3\n');
+    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ kind: 'char', major: 1, minor: 3, expected: '1:3', open: 'ok' });
   });
 
-  it('accepts an empty list as "no override"', () => {
-    expect(parseDeviceOverrides('')).toEqual(DEVICE_SPECS);
+  it('says the node is the wrong device when its numbers differ from what sysfs names', async () => {
+    const dir = await host();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', 10, 232);
+    await register(dir, 'kvm', '1:3\n');
+    const facts = await probeDevice(dir, DEVICE_SPECS.kvm);
+    expect(facts).toMatchObject({ major: 10, minor: 232, expected: '1:3', open: 'skipped' });
+    expect(evaluateDevice(facts, DEVICE_RULES.kvm)).toMatchObject({ status: 'fail', message: '/dev/kvm is character device 10:232, expected 1:3' });
   });
 
-  it.each(['kvm', 'kvm=1', 'kvm=a:b', 'disk=1:3', 'kvm=1:3;tun=1:5', 'kvm=-1:3', 'kvm=12345:1', '../etc=1:1'])(
-    'rejects %j with a message naming the expected form',
-    (text) => {
-      expect(() => parseDeviceOverrides(text)).toThrow(/^bad device override ".*": expected NAME=MAJOR:MINOR/);
-    },
-  );
+  it.each([
+    ['absent (no driver loaded)', null],
+    ['empty', ''],
+    ['malformed', 'ten:232\n'],
+    ['two lines', '1:3\n1:5\n'],
+    ['huge', '9'.repeat(5000)],
+  ])('falls back to the kernel\'s 10:232 when the sysfs entry is %s', async (_name, content) => {
+    const dir = await host();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', 1, 3);
+    if (content !== null) await register(dir, 'kvm', content);
+    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ major: 1, minor: 3, expected: '10:232', open: 'skipped' });
+  });
 
-  it('never fails in any other way: it returns well-formed specs or throws its one usage error (property)', () => {
-    const overrideLike = fc
-      .array(
-        fc.tuple(fc.constantFrom('kvm', 'tun', 'vhost-net', 'KVM', 'x', ''), fc.constantFrom('=', ':', ''), fc.nat(99999), fc.constantFrom(':', '.', ''), fc.nat(9999999)),
-        { maxLength: 5 },
-      )
-      .map((items) => items.map(([name, eq, major, sep, minor]) => `${name}${eq}${major}${sep}${minor}`).join(','));
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), overrideLike), (text) => {
-        let specs;
-        try {
-          specs = parseDeviceOverrides(text);
-        } catch (error) {
-          // The CLI turns exactly this error into one line and exit 2.
-          expect(error).toBeInstanceOf(Error);
-          expect((error as Error).message).toMatch(/^bad device override "/);
-          return;
-        }
-        for (const [name, spec] of Object.entries(specs)) {
-          expect(spec.path).toBe(DEVICE_SPECS[name as keyof typeof DEVICE_SPECS].path);
-          expect(Number.isSafeInteger(spec.major) && spec.major >= 0).toBe(true);
-          expect(Number.isSafeInteger(spec.minor) && spec.minor >= 0).toBe(true);
-        }
-      }),
-      { numRuns: 500 },
-    );
+  it('falls back to the table, and does not hang, when the sysfs entry is a FIFO', async () => {
+    const dir = await host();
+    await mknod(path.join(dir, 'dev/kvm'), 'c', 1, 3);
+    const file = path.join(dir, DEVICE_SPECS.kvm.sysfs);
+    await mkdir(path.dirname(file), { recursive: true });
+    await run('mkfifo', [file]);
+    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ expected: '10:232', open: 'skipped' });
   });
 });
 
@@ -105,7 +100,6 @@ describe('probeDevice', () => {
       major: 10,
       minor: 200,
       expected: '10:200',
-      overridden: false,
       open: 'ok',
     });
   });
@@ -114,8 +108,8 @@ describe('probeDevice', () => {
     const dir = await host();
     const minor = unservedMiscMinor();
     await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
-    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
-    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ENODEV' });
+    await register(dir, 'kvm', `${MISC_MAJOR}:${minor}\n`);
+    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, open: 'ENODEV' });
   });
 
   it('opens a misc node whose driver this kernel serves (a minor /proc/misc lists)', async () => {
@@ -124,8 +118,8 @@ describe('probeDevice', () => {
     const minor = servedMiscMinor('tun');
     if (minor === undefined) throw new Error('/proc/misc lists no tun driver: load the tun module (modprobe tun); the tests need /dev/net/tun');
     await mknod(path.join(dir, 'dev/kvm'), 'c', MISC_MAJOR, minor);
-    const spec = parseDeviceOverrides(`kvm=${MISC_MAJOR}:${minor}`).kvm;
-    expect(await probeDevice(dir, spec)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, overridden: true, open: 'ok' });
+    await register(dir, 'kvm', `${MISC_MAJOR}:${minor}\n`);
+    expect(await probeDevice(dir, DEVICE_SPECS.kvm)).toMatchObject({ kind: 'char', major: MISC_MAJOR, minor, open: 'ok' });
   });
 
   it('a real 10:232 node behaves as /proc/misc says: it opens where a KVM driver is loaded, ENODEV where none is', async () => {
@@ -133,16 +127,10 @@ describe('probeDevice', () => {
     await mknod(path.join(dir, 'dev/kvm'), 'c', 10, 232);
     const facts = await probeDevice(dir, DEVICE_SPECS.kvm);
     const served = servedMiscMinor('kvm') === 232;
-    expect(facts).toMatchObject({ kind: 'char', major: 10, minor: 232, overridden: false, open: served ? 'ok' : 'ENODEV' });
+    expect(facts).toMatchObject({ kind: 'char', major: 10, minor: 232, open: served ? 'ok' : 'ENODEV' });
     const check = evaluateDevice(facts, DEVICE_RULES.kvm);
     expect(check.status).toBe(served ? 'pass' : 'fail');
     expect(check.message).toBe(served ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm exists but its driver is not loaded (open: ENODEV)');
-  });
-
-  it('opens a stand-in node under the override and says so', async () => {
-    const dir = await host();
-    await mknod(path.join(dir, 'dev/kvm'), 'c', 1, 3);
-    expect(await probeDevice(dir, KVM_AS_NULL)).toMatchObject({ major: 1, minor: 3, expected: '1:3', overridden: true, open: 'ok' });
   });
 
   it('never opens a node with other numbers than expected', async () => {
@@ -174,7 +162,7 @@ describe('probeDevice', () => {
     const outcome = await evalWithout(
       ['dac_override', 'dac_read_search'],
       `import { probeDevice } from ${JSON.stringify(DEVICES_TS)};
-       const facts = await probeDevice(${JSON.stringify(dir)}, ${JSON.stringify(KVM_AS_NULL)});
+       const facts = await probeDevice(${JSON.stringify(dir)}, ${JSON.stringify({ ...DEVICE_SPECS.kvm, major: 1, minor: 3 })});
        process.stdout.write(JSON.stringify(facts));`,
     );
     expect(outcome.stderr).toBe('');

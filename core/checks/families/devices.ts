@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { open, stat } from '../../fs-promised.ts';
-import type { DeviceSpec } from '../host/device-numbers.ts';
+import { DEVICE_SPECS, type DeviceSpec } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
-import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
+import { errnoCode, errorDetail, hostPath, readHostFile } from '../host/files.ts';
 import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
 import type { Observation } from '../observation.ts';
 import type { CheckResultOf } from '../result.ts';
@@ -25,10 +25,8 @@ export type DeviceFacts =
       kind: FileKind;
       major: number;
       minor: number;
-      /** The major:minor the probe required, e.g. `10:232`. */
+      /** The major:minor the probe required: the host's sysfs `dev` file's, else the fixed table's (`10:232`). */
       expected: string;
-      /** True when a test override replaced the kernel's numbers (see DeviceSpec). */
-      overridden: boolean;
       /** `ok`, or the errno code of open(O_RDWR): EACCES, ENODEV, EPERM, ... */
       open: string;
     }
@@ -58,13 +56,23 @@ function kindOf(info: Awaited<ReturnType<typeof stat>>): FileKind {
   return 'other';
 }
 
+/** The major:minor the host's sysfs says its driver registered (`10:232`), or null where it names none. */
+async function registeredNumbers(hostRoot: string, spec: DeviceSpec): Promise<{ major: number; minor: number } | null> {
+  // Missing (no driver), unreadable or malformed: the fixed table decides, as it did before sysfs.
+  const read = await readHostFile(hostRoot, spec.sysfs, 32);
+  const match = read.state === 'ok' ? /^(\d{1,4}):(\d{1,7})\n?$/.exec(read.text) : null;
+  return match ? { major: Number(match[1]), minor: Number(match[2]) } : null;
+}
+
 /**
- * Checks that a device node exists with the expected numbers, then opens it read-write.
- * virt-host-validate only calls access(), which passes on a node whose driver is not loaded;
- * open() returns ENODEV there, which is what QEMU would meet.
+ * Checks that a device node exists with the numbers the host's kernel registered for it (its
+ * sysfs `dev` file, else the fixed table), then opens it read-write. virt-host-validate only
+ * calls access(), which passes on a node whose driver is not loaded; open() returns ENODEV there,
+ * which is what QEMU would meet.
  */
 export async function probeDevice(hostRoot: string, spec: DeviceSpec): Promise<DeviceFacts> {
   const full = hostPath(hostRoot, spec.path);
+  const want = (await registeredNumbers(hostRoot, spec)) ?? spec;
   let info;
   try {
     info = await stat(full);
@@ -81,11 +89,10 @@ export async function probeDevice(hostRoot: string, spec: DeviceSpec): Promise<D
     kind,
     major: isDevice ? devMajor(info.rdev) : 0,
     minor: isDevice ? devMinor(info.rdev) : 0,
-    expected: `${spec.major}:${spec.minor}`,
-    overridden: spec.overridden === true,
+    expected: `${want.major}:${want.minor}`,
   };
   // Never open a node that is not the device we expect: another device may act on open.
-  if (kind !== 'char' || present.major !== spec.major || present.minor !== spec.minor) return { ...present, open: 'skipped' };
+  if (kind !== 'char' || present.major !== want.major || present.minor !== want.minor) return { ...present, open: 'skipped' };
   try {
     const handle = await open(full, constants.O_RDWR | constants.O_NONBLOCK);
     await handle.close();
@@ -144,11 +151,9 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
     minor: device.minor,
     expected: device.expected,
     open: device.open,
-    ...(device.overridden ? { overridden: true } : {}),
   };
   const numbers = `${device.major}:${device.minor}`;
   const want = device.expected;
-  const note = device.overridden ? ' [test override of device numbers]' : '';
   if (device.kind !== 'char') {
     return {
       id,
@@ -169,7 +174,7 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
   }
   switch (device.open) {
     case 'ok':
-      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write${note}`, observed };
+      return { id, status: 'pass', message: `${path} (${numbers}) opens read-write`, observed };
     case 'ENODEV':
     case 'ENXIO':
       return {
@@ -194,11 +199,11 @@ export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResu
   }
 }
 
-async function probeDevices({ hostRoot, devices }: ProbeContext): Promise<DevicesFamilyFacts> {
+async function probeDevices({ hostRoot }: ProbeContext): Promise<DevicesFamilyFacts> {
   const [kvm, tun, vhostNet, kvmProvider] = await Promise.all([
-    probeDevice(hostRoot, devices.kvm),
-    probeDevice(hostRoot, devices.tun),
-    probeDevice(hostRoot, devices['vhost-net']),
+    probeDevice(hostRoot, DEVICE_SPECS.kvm),
+    probeDevice(hostRoot, DEVICE_SPECS.tun),
+    probeDevice(hostRoot, DEVICE_SPECS['vhost-net']),
     probeKvmProvider(hostRoot),
   ]);
   return { kvm, tun, vhostNet, kvmProvider };
@@ -248,7 +253,6 @@ const present = (path: string, major: number, minor: number): DeviceFacts => ({
   major,
   minor,
   expected: `${major}:${minor}`,
-  overridden: false,
   open: 'ok',
 });
 

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHost } from '../../../test/lab/hosts/build-host.ts';
 import { tempDir } from '../../../test/lab/hosts/paths.ts';
-import { DEVICE_SPECS } from '../host/device-numbers.ts';
 import { evaluate } from '../evaluate.ts';
 import { evaluateHugepages, type HugepagesFacts, parseMeminfoHugepages, probeHugepages } from './hugepages.ts';
 import type { Observation } from '../observation.ts';
@@ -48,7 +47,7 @@ const pool = (size: string, total: string, free: string) => ({
   [`sys/kernel/mm/hugepages/hugepages-${size}kB/free_hugepages`]: free,
 });
 
-const probe = async (hostRoot: string) => (await probeHugepages({ hostRoot, devices: DEVICE_SPECS })).hugepages;
+const probe = async (hostRoot: string) => (await probeHugepages({ hostRoot })).hugepages;
 
 describe('probeHugepages', () => {
   it('reads the default pool from proc/meminfo and every size from sysfs, smallest first', async () => {
@@ -138,7 +137,7 @@ describe('evaluateHugepages: informational', () => {
 
   it('never warns or fails, and never changes tier, ready or conclusive (property, on a probed fixture host)', async () => {
     const built = await buildHost(path.join(base, 'fixture'), 'intel-metal');
-    const facts: HostFacts = await probeHost(built.root, built.devices);
+    const facts: HostFacts = await probeHost(built.root);
     const without = evaluate({ ...facts, hugepages: { state: 'unknown', reason: 'x' } }, { state: 'disabled' }, DEFAULT_POLICY);
     const count = fc.nat(1_000_000);
     const poolArb = fc.record({ sizeKiB: fc.constantFrom(64, 2048, 32768, 1048576), total: count, free: count });

@@ -18,7 +18,7 @@ import { unservedMiscMinor } from '../../../test/lab/hosts/misc-devices.ts';
 
 const run = promisify(execFile);
 
-const opening: DeviceFacts = { path: 'dev/kvm', state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', overridden: false, open: 'ok' };
+const opening: DeviceFacts = { path: 'dev/kvm', state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', open: 'ok' };
 const missing: DeviceFacts = { path: 'dev/kvm', state: 'missing' };
 const intel: Observation<KvmProvider> = { state: 'ok', value: { module: 'kvm_intel', seen: ['kvm', 'kvm_intel'] } };
 const pvm: Observation<KvmProvider> = { state: 'ok', value: { module: 'kvm_pvm', seen: ['kvm', 'kvm_pvm'] } };
@@ -80,8 +80,8 @@ describe('kvm.run in a verdict', () => {
 
   it('is off with enabled: false, and skipped on a fixture whose /dev/kvm is a stand-in', async () => {
     const host = await buildHost(path.join(dir, 'metal'), 'intel-metal');
-    expect((await probeHost(host.root, host.devices, { enabled: false })).kvmRun).toEqual({ state: 'not-run', reason: 'turned off (--no-kvm-run)' });
-    expect((await probeHost(host.root, host.devices)).kvmRun).toMatchObject({ state: 'not-run', reason: expect.stringMatching(/test override \(1:3\), not the real 10:232$/) });
+    expect((await probeHost(host.root, { enabled: false })).kvmRun).toEqual({ state: 'not-run', reason: 'turned off (--no-kvm-run)' });
+    expect((await probeHost(host.root)).kvmRun).toMatchObject({ state: 'not-run', reason: expect.stringMatching(/dev\/kvm is not the real 10:232 character device$/) });
   });
 
   it('under a host root whose dev/kvm is the real 10:232 node, the guest runs there, as an independent reading of that node predicts', async () => {
@@ -97,7 +97,7 @@ try: fcntl.ioctl(fd, 0xAE01, 0); print(json.dumps({'step': None}))
 except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.errorcode[e.errno]}))
 `;
     const reading = JSON.parse((await run('python3', ['-c', python, node])).stdout) as { step: string | null; errno?: string };
-    const facts = await probeHost(host.root, host.devices);
+    const facts = await probeHost(host.root);
     expect(facts.kvmRun).toMatchObject({ state: 'ran', devicePath: node });
     if (reading.step === null) expect(facts.kvmRun).toMatchObject({ outcome: 'halted' });
     else expect(facts.kvmRun).toMatchObject({ outcome: 'failed', failedStep: reading.step, errno: reading.errno });
@@ -112,13 +112,13 @@ except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.e
     const driverless = path.join(dir, 'driverless-kvm');
     await run('mknod', ['-m', '0666', driverless, 'c', '10', String(unservedMiscMinor())]);
     for (const [devicePath, errno] of [[path.join(dir, 'absent-kvm'), 'ENOENT'], [driverless, 'ENODEV']] as const) {
-      const facts = await probeHost(host.root, host.devices, { enabled: true, devicePath, childScript: child });
+      const facts = await probeHost(host.root, { enabled: true, devicePath, childScript: child });
       expect(facts.kvmRun).toMatchObject({ state: 'ran', devicePath, outcome: 'failed', failedStep: 'open', errno, steps: [{ step: 'open', ok: false, errno }] });
       expect(evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY).checks.find((c) => c.id === 'kvm.run')).toMatchObject({ status: 'fail', message: `the tiny KVM guest failed at open: ${errno}` });
     }
     await expect(access(mark)).rejects.toMatchObject({ code: 'ENOENT' });
     // The same child script is started, and leaves its mark, when the device opens: the mark can tell.
-    await probeHost(host.root, host.devices, { enabled: true, devicePath: '/dev/null', childScript: child });
+    await probeHost(host.root, { enabled: true, devicePath: '/dev/null', childScript: child });
     await expect(access(mark)).resolves.toBeUndefined();
   });
 
@@ -127,7 +127,7 @@ except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.e
     // A node that is not KVM, targeted deliberately through the test seam.
     const notKvm = path.join(dir, 'not-kvm');
     await run('mknod', ['-m', '0666', notKvm, 'c', '1', '3']);
-    const facts = await probeHost(host.root, host.devices, { enabled: true, devicePath: notKvm });
+    const facts = await probeHost(host.root, { enabled: true, devicePath: notKvm });
     const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     expect(verdict).toMatchObject({ tier: 'hardware', ready: false, conclusive: true });
     expect(verdict.checks.find((c) => c.id === 'kvm.run')).toMatchObject({ status: 'fail', message: 'the tiny KVM guest failed at KVM_GET_API_VERSION: ENOTTY' });
@@ -135,7 +135,7 @@ except OSError as e: print(json.dumps({'step': 'KVM_CREATE_VM', 'errno': errno.e
 
   it('a runner that cannot load its FFI library is an error that costs nothing', async () => {
     const host = await buildHost(path.join(dir, 'metal-no-ffi'), 'intel-metal');
-    const facts = await probeHost(host.root, host.devices, { enabled: true, devicePath: '/dev/null', ffiModule: 'virtgate-missing-ffi-module' });
+    const facts = await probeHost(host.root, { enabled: true, devicePath: '/dev/null', ffiModule: 'virtgate-missing-ffi-module' });
     const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     expect(verdict).toMatchObject({ tier: 'hardware', ready: true });
     expect(verdict.checks.find((c) => c.id === 'kvm.run')?.status).toBe('error');

@@ -30,13 +30,12 @@ const KVM = DEVICE_SPECS.kvm;
 const isRealKvmNode = (info: Stats): boolean => info.isCharacterDevice() && devMajor(info.rdev) === KVM.major && devMinor(info.rdev) === KVM.minor;
 
 /** Why the guest is not run here, or undefined when it should be. */
-async function reasonNotToRun({ hostRoot, devices, kvmRun }: ProbeContext): Promise<string | undefined> {
+async function reasonNotToRun({ hostRoot, kvmRun }: ProbeContext): Promise<string | undefined> {
   if (kvmRun?.enabled === false) return 'turned off (--no-kvm-run)';
   if (kvmRun?.devicePath !== undefined) return undefined;
   if (process.arch !== 'x64') return `the tiny guest is x86 code and this node is ${process.arch}`;
   if (path.resolve(hostRoot) === '/') return undefined;
-  // Under another host root, only the kernel's own 10:232 node: a fixture's stand-in must never be driven by KVM ioctls.
-  if (devices.kvm.overridden) return `under --host-root ${hostRoot} the kvm device numbers are a test override (${devices.kvm.major}:${devices.kvm.minor}), not the real ${KVM.major}:${KVM.minor}`;
+  // Under another host root, only the kernel's own 10:232 node: any other node must never be driven by KVM ioctls.
   const info = await stat(hostPath(hostRoot, KVM.path)).catch(() => undefined);
   if (!info || !isRealKvmNode(info)) return `under --host-root ${hostRoot}, dev/kvm is not the real ${KVM.major}:${KVM.minor} character device`;
   return undefined;

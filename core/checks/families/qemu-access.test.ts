@@ -48,7 +48,7 @@ describe('qemu.access', () => {
     await chmod(path.join(host.root, 'dev/kvm'), 0o660);
     await chown(path.join(host.root, 'dev/kvm'), 0, 107);
     await chmod(path.join(host.root, 'dev/vhost-net'), 0o600);
-    const { deviceAccess } = await probeHost(host.root, host.devices, { enabled: false });
+    const { deviceAccess } = await probeHost(host.root, { enabled: false });
     expect(deviceAccess).toEqual({
       kvm: { path: 'dev/kvm', state: 'present', mode: 0o660, uid: 0, gid: 107 },
       tun: { path: 'dev/net/tun', state: 'present', mode: 0o666, uid: 0, gid: 0 },

@@ -1,5 +1,5 @@
 import { stat } from '../../fs-promised.ts';
-import type { DeviceName } from '../host/device-numbers.ts';
+import { DEVICE_SPECS, type DeviceName } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
 import type { CheckResultOf } from '../result.ts';
@@ -36,8 +36,8 @@ async function statNode(hostRoot: string, relative: string): Promise<NodeAccessF
   }
 }
 
-async function probeQemuAccess({ hostRoot, devices }: ProbeContext): Promise<QemuAccessFamilyFacts> {
-  const [kvm, tun, vhostNet] = await Promise.all([statNode(hostRoot, devices.kvm.path), statNode(hostRoot, devices.tun.path), statNode(hostRoot, devices['vhost-net'].path)]);
+async function probeQemuAccess({ hostRoot }: ProbeContext): Promise<QemuAccessFamilyFacts> {
+  const [kvm, tun, vhostNet] = await Promise.all([statNode(hostRoot, DEVICE_SPECS.kvm.path), statNode(hostRoot, DEVICE_SPECS.tun.path), statNode(hostRoot, DEVICE_SPECS['vhost-net'].path)]);
   return { deviceAccess: { kvm, tun, 'vhost-net': vhostNet } };
 }
 

@@ -2,7 +2,7 @@
  * Fixture host roots: realistic trees that virtgate probes through `--host-root`.
  *
  *   const host = await buildHost(await mkdtemp(...), 'intel-metal');
- *   probeHost(host.root, host.devices);                      // library
+ *   probeHost(host.root);                                    // library
  *   node cli/main.ts check --json --no-vhv ...host.cliArgs   // CLI
  *
  * Each profile writes proc/cpuinfo, proc/meminfo, proc/sys/kernel/osrelease, proc/modules,
@@ -15,9 +15,10 @@
  * 10:238 node behaves differently from host to host. Where a profile needs KVM usable, dev/kvm is
  * `c 1 3` (/dev/null's driver) and dev/vhost-net is `c 1 5` (/dev/zero's); where it needs the KVM
  * driver absent, dev/kvm is a misc node (major 10) with a minor that /proc/misc shows no driver
- * serves, so open() gives ENODEV on every host. Either way `deviceNumbers` must be passed as
- * `--device-numbers`, and every check result made that way says "overridden". dev/net/tun is the
- * real 10:200 node.
+ * serves, so open() gives ENODEV on every host. The host's sysfs names those numbers
+ * (sys/class/misc/<name>/dev, device-nodes.ts), as a kernel names the ones it registered, so
+ * virtgate checks and opens them with no option of its own; its kvm.run drives only a real 10:232
+ * node under a host root, so it never runs on a stand-in. dev/net/tun is the real 10:200 node.
  *
  * Requires root with CAP_MKNOD on a filesystem mounted without `nodev`.
  *
@@ -26,10 +27,10 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEVICE_SPECS, type DeviceName, type DeviceSpec, parseDeviceOverrides } from '../../../core/checks/host/device-numbers.ts';
+import type { DeviceName } from '../../../core/checks/host/device-numbers.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import { MANIFEST, type Manifest } from './device-mutations.ts';
-import { type DevicePlan, makeDevice, makeSevStandIn, standInOverrides } from './device-nodes.ts';
+import { type DevicePlan, makeDevice, makeSevStandIn } from './device-nodes.ts';
 import { cgroupFiles, cpuTopologyFiles, dmiFiles, insideRoot, meminfoFiles, writeHostFiles } from './host-files.ts';
 import { writePciTree } from './pci-tree.ts';
 import { procModules } from './profiles/proc-modules.ts';
@@ -52,11 +53,7 @@ export interface BuildHostOptions {
 export interface BuiltHost {
   root: string;
   profile: HostProfile;
-  /** `--device-numbers` value when the host has stand-in device nodes, else undefined. */
-  deviceNumbers: string | undefined;
-  /** The device specs to give `probeHost` (the kernel's, or the stand-ins'). */
-  devices: Record<DeviceName, DeviceSpec>;
-  /** `--host-root ROOT` plus `--device-numbers` when needed: append to a `virtgate check` command line. */
+  /** `--host-root ROOT`: append to a `virtgate check` command line. */
   cliArgs: string[];
   /** The tier virtgate must decide for the host as built (before any mutator). */
   expectedTier: Tier;
@@ -110,13 +107,10 @@ export async function buildHost(dir: string, profile: HostProfile, options: Buil
   }
   if (options.files) await writeHostFiles(root, options.files);
 
-  const deviceNumbers = standInOverrides(spec.devices);
   return {
     root,
     profile,
-    deviceNumbers,
-    devices: deviceNumbers ? parseDeviceOverrides(deviceNumbers) : { ...DEVICE_SPECS },
-    cliArgs: ['--host-root', root, ...(deviceNumbers ? ['--device-numbers', deviceNumbers] : [])],
+    cliArgs: ['--host-root', root],
     expectedTier: spec.tier,
   };
 }

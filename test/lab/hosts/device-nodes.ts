@@ -1,10 +1,13 @@
 /**
  * Device nodes in a fixture host root: made with mknod and opened at once, so that a node that
- * does not behave as the profile says stops the build instead of making a test lie.
+ * does not behave as the profile says stops the build instead of making a test lie. Each node's
+ * numbers are also written where the kernel publishes a loaded misc driver's
+ * (sys/class/misc/<name>/dev), which is what virtgate compares the node with, as devtmpfs and
+ * udev make nodes from it.
  */
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEVICE_SPECS, type DeviceName } from '../../../core/checks/host/device-numbers.ts';
@@ -40,25 +43,19 @@ function nodeSpec(name: DeviceName, plan: Exclude<DevicePlan, 'regular-file'>): 
   return { major: MISC_MAJOR, minor: unservedMiscMinor(), opens: 'ENODEV' };
 }
 
-/**
- * The `--device-numbers` value for a profile, or undefined when it has no stand-in node. Once a
- * profile has one, both kvm and vhost-net are overridden, so every result about them says so.
- */
-export function standInOverrides(devices: Partial<Record<DeviceName, DevicePlan>>): string | undefined {
-  const standIn = (Object.entries(devices) as Array<[DeviceName, DevicePlan]>).some(([name, plan]) => (plan === 'usable' && name !== 'tun') || plan === 'enodev');
-  if (!standIn) return undefined;
-  const kvm = devices.kvm === 'enodev' ? nodeSpec('kvm', 'enodev') : USABLE.kvm;
-  return `kvm=${kvm.major}:${kvm.minor},vhost-net=${USABLE['vhost-net'].major}:${USABLE['vhost-net'].minor}`;
-}
-
 export async function makeDevice(root: string, name: DeviceName, plan: DevicePlan): Promise<void> {
   const full = insideRoot(root, DEVICE_SPECS[name].path);
   await mkdir(path.dirname(full), { recursive: true });
+  const registered = insideRoot(root, DEVICE_SPECS[name].sysfs);
   if (plan === 'regular-file') {
+    // No driver registered it: a file sits where a node was expected.
+    await rm(registered, { force: true });
     await writeFile(full, '');
     return;
   }
   const node = nodeSpec(name, plan);
+  await mkdir(path.dirname(registered), { recursive: true });
+  await writeFile(registered, `${node.major}:${node.minor}\n`);
   try {
     await run('mknod', ['-m', '0666', full, 'c', String(node.major), String(node.minor)]);
   } catch (error) {
