@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nodeView } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { runCli } from '../lab/cli.ts';
-import { waitFor } from '../lab/support/wait.ts';
+import { statusOf, waitFor } from '../lab/support/wait.ts';
 import { hasBootsectorMarker, type LinuxGuestLine, parseLinuxGuestLine } from '../lab/kubevirt/guest-images.ts';
 import { KUBEVIRT_NAMESPACE, kubectl } from '../lab/kubevirt/deploy.ts';
 import { type InstalledKubevirt, installKubevirt, setUseEmulation } from '../lab/kubevirt/install.ts';
@@ -269,7 +269,16 @@ describe('the hardware claim, checked by KubeVirt', () => {
       log(`Linux guest under emulation: ${JSON.stringify(control.line)} ${control.markerMs} ms after the VMI was created`);
       figures.linuxGuestEmulatedMarkerMs = control.markerMs;
       expect(control.line.hypervisor).toBe('none');
+      // Gone for good, launcher pod included, before the next VMI: virt-handler unmounts the
+      // control's containerDisk while it tears the VMI down, and a CI run (2026-12-07) saw the next
+      // VMI's containerDisk "still not ready after one minute" when it started during that.
+      const uid = (await readVmi(custom, VM_NS, 'linux-under-emulation')).metadata?.uid ?? '';
       await deleteVmi(custom, VM_NS, 'linux-under-emulation');
+      await waitFor('the control VMI and its launcher pod to be gone', async () => {
+        const vmiGone = await readVmi(custom, VM_NS, 'linux-under-emulation').then(() => false, (error: unknown) => statusOf(error) === 404);
+        const pods = (await core.listNamespacedPod({ namespace: VM_NS, labelSelector: `kubevirt.io/created-by=${uid}` })).items;
+        return vmiGone && pods.length === 0 ? true : undefined;
+      }, 120_000, 500);
     }
 
     await setUseEmulation(custom, false);
@@ -319,6 +328,17 @@ describe('the hardware claim, checked by KubeVirt', () => {
     }
   }, 600_000);
 
+  /** virt-handler's log lines about `name`, and the launcher's containers, for a failure to be read without the cluster. */
+  async function handlerWords(name: string): Promise<string> {
+    const [handler] = await handlerPods();
+    const handlerLog = handler ? String(await core.readNamespacedPodLog({ namespace: KUBEVIRT_NAMESPACE, name: handler.metadata?.name ?? '', container: 'virt-handler' }).catch((e: Error) => e.message)) : 'no virt-handler pod';
+    const about = handlerLog.split('\n').filter((line) => line.includes(name)).slice(-15).join('\n');
+    const vmi = await readVmi(custom, VM_NS, name).catch(() => undefined);
+    const pod = vmi?.metadata?.uid ? await launcherPod(core, VM_NS, vmi.metadata.uid) : undefined;
+    const containers = JSON.stringify(pod?.status?.containerStatuses?.map((c) => [c.name, c.ready, c.restartCount, c.state]) ?? []);
+    return `virt-handler about it:\n${about}\nlauncher containers: ${containers}`;
+  }
+
   type KvmOutcome =
     | { kind: 'booted'; line: LinuxGuestLine }
     | { kind: 'qemu-refused'; phase: string; qemuSaid: string }
@@ -350,6 +370,6 @@ describe('the hardware claim, checked by KubeVirt', () => {
       }
       await new Promise((r) => setTimeout(r, 1000));
     }
-    throw new Error(`VMI ${name} under KVM neither ran its guest, nor stayed Running with a silent console, nor reported QEMU's error: ${last}`);
+    throw new Error(`VMI ${name} under KVM neither ran its guest, nor stayed Running with a silent console, nor reported QEMU's error: ${last}; ${await handlerWords(name)}`);
   }
 });
