@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../../core/json.ts';
 import type { KubeVirtSummary } from '../../model/kubevirt.ts';
+import type { WorkloadPlacement } from '../../model/placement.ts';
 import { clip } from '../../model/untrusted.ts';
 import { selectNodes } from '../../placement/select-nodes.ts';
 import { describeStillSchedulable, stillSchedulable } from '../../placement/still-schedulable.ts';
@@ -21,19 +22,6 @@ import { kubevirtMissing } from './kubevirt.ts';
  * into warn and is added to a fail's message.
  */
 export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
-  const result = checkSelection(kubevirt, nodes, prefix);
-  const placement = kubevirt.state === 'present' ? kubevirt.cr.workloadsPlacement : null;
-  if (result.status === 'unknown' || placement === null || placement.state === 'invalid') return result;
-  // A selected node keeps virt-handler, and a fail already names it when it is not ready.
-  const selected = new Set(selectNodes(placement, nodes).map((item) => item.node.name));
-  const lingering = stillSchedulable(nodes.filter((item) => !selected.has(item.node.name)));
-  if (lingering.length === 0) return result;
-  const evidence = { ...result.evidence, stillSchedulable: firstFew(lingering.map((node) => `${node.name} (${node.state})`)) };
-  const message = `${result.message}. ${describeStillSchedulable(lingering)}`;
-  return { ...result, status: result.status === 'pass' ? 'warn' : result.status, message, evidence };
-}
-
-function checkSelection(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
   const id = 'kubevirt.placement';
   const missing = kubevirtMissing(kubevirt);
   if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: `${missing ?? ''}: no placement to check`, evidence: { kubevirt: kubevirt.state } };
@@ -41,10 +29,25 @@ function checkSelection(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[
   if (placement.state === 'invalid') {
     return { id, status: 'unknown', message: `cannot read spec.workloads.nodePlacement: ${placement.reason}`, evidence: { reason: placement.reason } };
   }
-  const readyLabel = `${prefix}/ready`;
-  const fix = `set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} so that VMs land only on validated nodes`;
   // `nodes` is sorted worst first, and filtering keeps that order.
   const selected = selectNodes(placement, nodes);
+  const result = judgeSelection(placement, kubevirt.cr.workloadsPlacementSet, selected, prefix);
+  // A selected node keeps virt-handler, and a fail already names it when it is not ready.
+  const selectedNames = new Set(selected.map((item) => item.node.name));
+  const lingering = stillSchedulable(nodes.filter((item) => !selectedNames.has(item.node.name)));
+  if (lingering.length === 0) return result;
+  const evidence = { ...result.evidence, stillSchedulable: firstFew(lingering.map((node) => `${node.name} (${node.state})`)) };
+  const message = `${result.message}. ${describeStillSchedulable(lingering)}`;
+  return { ...result, status: result.status === 'pass' ? 'warn' : result.status, message, evidence };
+}
+
+type ReadablePlacement = Extract<WorkloadPlacement, { state: 'valid' }>;
+
+/** The placement's own verdict: pass or fail from the nodes it selects. */
+function judgeSelection(placement: ReadablePlacement, placementSet: boolean, selected: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
+  const id = 'kubevirt.placement';
+  const readyLabel = `${prefix}/ready`;
+  const fix = `set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} so that VMs land only on validated nodes`;
   const bad = selected.filter((item) => !canRunVms(item.readiness.state));
   const good = selected.length - bad.length;
   const evidence: JsonObject = {
@@ -56,7 +59,7 @@ function checkSelection(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[
     tolerations: placement.tolerations.length,
     recommendedNodeSelector: { [readyLabel]: 'true' },
   };
-  if (!kubevirt.cr.workloadsPlacementSet) {
+  if (!placementSet) {
     // No placement at all: KubeVirt runs virt-handler, and so VMs, wherever the scheduler allows.
     const unset = 'spec.workloads.nodePlacement is not set, so KubeVirt uses every node without a taint it does not tolerate';
     evidence.nodePlacementSet = false;
