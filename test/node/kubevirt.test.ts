@@ -269,9 +269,7 @@ describe('the hardware claim, checked by KubeVirt', () => {
       log(`Linux guest under emulation: ${JSON.stringify(control.line)} ${control.markerMs} ms after the VMI was created`);
       figures.linuxGuestEmulatedMarkerMs = control.markerMs;
       expect(control.line.hypervisor).toBe('none');
-      // Gone for good, launcher pod included, before the next VMI: virt-handler unmounts the
-      // control's containerDisk while it tears the VMI down, and a CI run (2026-12-07) saw the next
-      // VMI's containerDisk "still not ready after one minute" when it started during that.
+      // Gone for good, launcher pod included, before the next VMI: one VMI at a time on this node.
       const uid = (await readVmi(custom, VM_NS, 'linux-under-emulation')).metadata?.uid ?? '';
       await deleteVmi(custom, VM_NS, 'linux-under-emulation');
       await waitFor('the control VMI and its launcher pod to be gone', async () => {
@@ -319,6 +317,7 @@ describe('the hardware claim, checked by KubeVirt', () => {
     if (!pod) throw new Error('no virt-launcher pod for the VMI under KVM');
     expect(parseLinuxGuestLine(await guestConsole(core, pod))).toBeUndefined();
     if (outcome.kind === 'qemu-refused') {
+      log(`launcher containers after QEMU's refusal: ${JSON.stringify(pod.status?.containerStatuses?.map((c) => [c.name, Object.keys(c.state ?? {})[0], c.state?.terminated?.exitCode]) ?? [])}`);
       // QEMU ran in the launcher and said why it stopped; KubeVirt keeps the VMI short of Running.
       expect(qemuErrors(await launcherLog(core, pod, 'compute')).join('\n')).toContain(outcome.qemuSaid);
       expect(vmi.status?.phase).not.toBe('Running');
@@ -336,12 +335,16 @@ describe('the hardware claim, checked by KubeVirt', () => {
     const vmi = await readVmi(custom, VM_NS, name).catch(() => undefined);
     const pod = vmi?.metadata?.uid ? await launcherPod(core, VM_NS, vmi.metadata.uid) : undefined;
     const containers = JSON.stringify(pod?.status?.containerStatuses?.map((c) => [c.name, c.ready, c.restartCount, c.state]) ?? []);
-    return `virt-handler about it:\n${about}\nlauncher containers: ${containers}`;
+    const events = vmi?.metadata?.uid ? (await core.listNamespacedEvent({ namespace: VM_NS, fieldSelector: `involvedObject.uid=${vmi.metadata.uid}` })).items.map((e) => `${e.reason} ×${e.count ?? 1}: ${e.message ?? ''}`) : [];
+    // container-disk says why it exited ("socket ... does not exist anymore") unless SIGTERM ended it.
+    const diskLogs = await Promise.all((pod?.spec?.containers ?? []).filter((c) => c.name.startsWith('volume')).map(async (c) =>
+      `${c.name}: ${String(await core.readNamespacedPodLog({ namespace: VM_NS, name: pod?.metadata?.name ?? '', container: c.name }).catch((e: Error) => e.message)).trim() || '(empty log)'}`));
+    return `virt-handler about it:\n${about}\nlauncher containers: ${containers}\nthe VMI's events:\n${events.join('\n')}\ncontainerDisk containers' logs:\n${diskLogs.join('\n')}`;
   }
 
   type KvmOutcome =
     | { kind: 'booted'; line: LinuxGuestLine }
-    | { kind: 'qemu-refused'; phase: string; qemuSaid: string }
+    | { kind: 'qemu-refused'; phase: string; qemuSaid: string; seenIn: 'condition' | 'event' }
     | { kind: 'silent'; silentMs: number; consoleChars: number };
 
   /** Watches the VMI under KVM until the guest's line, QEMU's own refusal, or `silentForMs` of Running with a console read and no line. */
@@ -355,9 +358,15 @@ describe('the hardware claim, checked by KubeVirt', () => {
       const phase = vmi.status?.phase ?? 'none';
       last = JSON.stringify(vmi.status ?? {}).slice(0, 2000);
       if (phase === 'Failed' || phase === 'Succeeded') throw new Error(`VMI ${name} ended (${phase}) without an observation: ${last}`);
+      // QEMU's refusal is in the Synchronized condition only until virt-handler deletes the dead
+      // domain: its cleanup removes the containerDisk socket, container-disk exits, and the
+      // condition then reads "containerdisk guest still not ready". The SyncFailed events keep it.
       const sync = vmi.status?.conditions?.find((c) => c.type === 'Synchronized' && c.status === 'False');
-      const qemuSaid = /qemu-system-x86_64: [^\n']+/.exec(sync?.message ?? '')?.[0];
-      if (qemuSaid) return { kind: 'qemu-refused', phase, qemuSaid };
+      const events = (await core.listNamespacedEvent({ namespace: VM_NS, fieldSelector: `involvedObject.uid=${vmi.metadata?.uid ?? ''},reason=SyncFailed` })).items;
+      const said = [{ seenIn: 'condition' as const, message: sync?.message }, ...events.map((e) => ({ seenIn: 'event' as const, message: e.message }))]
+        .map(({ seenIn, message }) => ({ seenIn, qemuSaid: /qemu-system-x86_64: [^\n']+/.exec(message ?? '')?.[0] }))
+        .find((s) => s.qemuSaid !== undefined);
+      if (said?.qemuSaid) return { kind: 'qemu-refused', phase, qemuSaid: said.qemuSaid, seenIn: said.seenIn };
       if (phase === 'Running') {
         const pod = await launcherPod(core, VM_NS, vmi.metadata?.uid ?? '');
         if (!pod) throw new Error(`no virt-launcher pod for the Running VMI ${name}`);
