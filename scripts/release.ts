@@ -13,9 +13,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { execa } from 'execa';
-import semver from 'semver';
 import { PACKAGE_ROOT } from '../core/package-info.ts';
 import { packageChart } from './release/chart.ts';
+import { exactVersion } from './release/cli-args.ts';
 import { packCli } from './release/cli-tarball.ts';
 import { releaseImages } from './release/images.ts';
 import { findHelm } from './release/helm.ts';
@@ -30,12 +30,6 @@ interface Options {
   helm?: string;
   imagePrefix: string;
   downloadUrl?: string;
-}
-
-function exactVersion(value: string): string {
-  // Exactly X.Y.Z or X.Y.Z-pre: the tag of the images and the chart's version, so no "v" and no build metadata.
-  if (semver.valid(value) !== value || value.includes('+')) throw new InvalidArgumentError('a version like 1.2.3 or 1.2.3-rc.1 (no "v", no "+build")');
-  return value;
 }
 
 function httpUrl(value: string): string {

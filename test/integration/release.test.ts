@@ -331,3 +331,114 @@ async function packagesUnder(nodeModules: string): Promise<Set<string>> {
   await visit(nodeModules);
   return found;
 }
+
+/**
+ * docs/release.md, Publishing the images and Verifying the images: the maintainer's
+ * `npm run release:publish` (push, sign, attest), then the user's `cosign verify` and
+ * `cosign verify-attestation`. The truths are the registry's own digests and the SBOM files the
+ * release wrote; the key pairs are throwaway ones made here. Each cosign call runs with an
+ * unreachable HTTPS proxy: a call to a transparency log, Sigstore's TUF root or a signing service
+ * would fail the test instead of leaving the machine.
+ */
+describe('the images, published and signed (cosign)', () => {
+  const PASSWORD = 'release-test';
+  const IMAGES = ['virtgate-agent', 'virtgate-aggregator', 'canary-disk'] as const;
+  const PREFIX = () => `${registry.host}/project`;
+  let cosign: string;
+  let keys: string;
+  const cosignEnv = () => ({ COSIGN_PASSWORD: PASSWORD, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1', HOME: keys });
+  const run = (args: string[]) => execa(cosign, args, { reject: false, stdin: 'ignore', env: cosignEnv(), cwd: keys, timeout: 120_000 });
+  const verify = (image: string, publicKey: string) => run(['verify', '--key', publicKey, '--insecure-ignore-tlog=true', '--allow-http-registry', `${PREFIX()}/${image}:${VERSION}`]);
+  const verifyAttestation = (image: string, publicKey: string) =>
+    run(['verify-attestation', '--key', publicKey, '--type', 'spdxjson', '--insecure-ignore-tlog=true', '--allow-http-registry', `${PREFIX()}/${image}:${VERSION}`]);
+
+  beforeAll(async () => {
+    const built = (await readdir(binDir)).find((name) => name.startsWith('cosign-'));
+    if (!built) throw new Error(`no cosign-<version> in ${binDir}: run bash test/lab/controlplane/build.sh`);
+    cosign = path.join(binDir, built);
+    keys = await mkdtemp(path.join(os.tmpdir(), 'virtgate-release-keys-'));
+    for (const name of ['release', 'other']) {
+      const made = await run(['generate-key-pair', '--output-key-prefix', name]);
+      if (made.exitCode !== 0) throw new Error(`cosign generate-key-pair: ${made.stderr}`);
+    }
+  });
+
+  afterAll(async () => {
+    if (keys) await rm(keys, { recursive: true, force: true });
+  });
+
+  it('npm run release:publish pushes each image and signs the digest the registry stored, with its SBOM attached; the user\'s cosign verify and verify-attestation pass with the release\'s public key', async () => {
+    const publishing = await execa(process.execPath, ['scripts/publish-release.ts', '--version', VERSION, '--dir', out.dir, '--key', path.join(keys, 'release.key'),
+      '--image-prefix', PREFIX(), '--allow-http-registry', '--cosign', cosign], { cwd: PACKAGE_ROOT, reject: false, env: cosignEnv() });
+    expect(publishing.exitCode, publishing.stderr).toBe(0);
+    const digests = Object.fromEntries(await Promise.all(IMAGES.map(async (image) => [image, await registry.manifestDigest(`project/${image}`, VERSION)] as const)));
+    expect(publishing.stdout.split('\n')).toEqual(IMAGES.map((image) => `${PREFIX()}/${image}@${digests[image]}`));
+    expect(await readFile(path.join(out.dir, 'cosign.pub'), 'utf8')).toBe(await readFile(path.join(keys, 'release.pub'), 'utf8'));
+
+    for (const image of IMAGES) {
+      const verified = await verify(image, path.join(out.dir, 'cosign.pub'));
+      expect(verified.exitCode, `${image}: ${verified.stderr}`).toBe(0);
+      // cosign v3 lists every bundle the key verifies: the signature and the SBOM attestation, each naming the digest.
+      const claims = JSON.parse(verified.stdout) as Array<{ critical: { image: { 'docker-manifest-digest': string }; type: string } }>;
+      expect(claims.map((claim) => [claim.critical.type, claim.critical.image['docker-manifest-digest']]).sort(), image).toEqual([
+        ['https://sigstore.dev/cosign/sign/v1', digests[image]],
+        ['https://spdx.dev/Document', digests[image]],
+      ]);
+
+      const attested = await verifyAttestation(image, path.join(out.dir, 'cosign.pub'));
+      expect(attested.exitCode, `${image}: ${attested.stderr}`).toBe(0);
+      const statements = attested.stdout.trim().split('\n').map((line) => JSON.parse(Buffer.from((JSON.parse(line) as { payload: string }).payload, 'base64').toString('utf8')) as {
+        predicateType: string;
+        subject: Array<{ digest: { sha256: string } }>;
+        predicate: unknown;
+      });
+      expect(statements, image).toHaveLength(1);
+      expect(statements[0]?.predicateType).toBe('https://spdx.dev/Document');
+      expect(statements[0]?.subject.map((s) => `sha256:${s.digest.sha256}`)).toEqual([digests[image]]);
+      expect(statements[0]?.predicate, `${image}: the SBOM beside the archive`).toEqual(JSON.parse(await readFile(path.join(out.dir, `${image}-${VERSION}.spdx.json`), 'utf8')));
+    }
+  });
+
+  it('refuses a missing key, a key file that does not exist and a directory without the release, in one line, exit 2, and pushes nothing', async () => {
+    const key = path.join(keys, 'release.key');
+    for (const args of [['--version', VERSION, '--dir', out.dir], ['--version', VERSION, '--dir', out.dir, '--key', path.join(keys, 'nope.key')], ['--version', '9.9.9', '--dir', out.dir, '--key', key], ['--version', VERSION, '--dir', keys, '--key', key]]) {
+      const refused = await execa(process.execPath, ['scripts/publish-release.ts', ...args, '--image-prefix', `${registry.host}/refused`, '--allow-http-registry', '--cosign', cosign], { cwd: PACKAGE_ROOT, reject: false, env: cosignEnv() });
+      expect(refused.exitCode, args.join(' ')).toBe(2);
+      expect(refused.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(refused.stderr, args.join(' ')).toMatch(/^release:publish: .*(--key|does not exist|not the release directory)/);
+    }
+    const catalog = (await registry.getJson('/v2/_catalog')) as { repositories: string[] };
+    expect(catalog.repositories.filter((repository) => repository.startsWith('refused/'))).toEqual([]);
+  });
+
+  it('fails for another key, an image nobody signed, and a tag moved to a changed image', async () => {
+    const wrongKey = await verify('virtgate-agent', path.join(keys, 'other.pub'));
+    expect(wrongKey.exitCode).not.toBe(0);
+    expect(wrongKey.stderr).toMatch(/accepted signatures do not match threshold, Found: 0/);
+
+    // The canary disk (a few KiB) under another name, and then changed under its own tag.
+    const pulled = await buildah('pull', '--quiet', `oci-archive:${out.canaryDiskArchive}`);
+    const container = await buildah('from', '--quiet', pulled);
+    try {
+      await buildah('push', '--quiet', '--tls-verify=false', pulled, `docker://${PREFIX()}/unsigned:${VERSION}`);
+      const unsigned = await verify('unsigned', path.join(out.dir, 'cosign.pub'));
+      expect(unsigned.exitCode).not.toBe(0);
+      expect(unsigned.stderr).toMatch(/no signatures found/);
+
+      const signedDigest = await registry.manifestDigest('project/canary-disk', VERSION);
+      await buildah('config', '--label', 'tampered=yes', container);
+      const changed = await buildah('commit', '--quiet', container, `localhost/release-test/tampered:${VERSION}`);
+      await buildah('push', '--quiet', '--tls-verify=false', changed, `docker://${PREFIX()}/canary-disk:${VERSION}`);
+      expect(await registry.manifestDigest('project/canary-disk', VERSION)).not.toBe(signedDigest);
+      const tampered = await verify('canary-disk', path.join(out.dir, 'cosign.pub'));
+      expect(tampered.exitCode).not.toBe(0);
+      expect(tampered.stderr).toMatch(/no signatures found/);
+      const tamperedAttestation = await verifyAttestation('canary-disk', path.join(out.dir, 'cosign.pub'));
+      expect(tamperedAttestation.exitCode).not.toBe(0);
+      await buildah('rmi', '--force', changed).catch(() => undefined);
+    } finally {
+      await buildah('rm', container).catch(() => undefined);
+      await buildah('rmi', '--force', pulled).catch(() => undefined);
+    }
+  });
+});

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control plane the integration tests run against:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager (from this wrapper module)
-# and helm, plus the kubelet, kube-proxy, kubectl and CoreDNS (cluster DNS) of the real node (test/node), into a cache outside
+# and helm, plus the kubelet, kube-proxy, kubectl and CoreDNS (cluster DNS) of the real node (test/node), and cosign
+# (the release's image signatures, test/integration/release.test.ts), into a cache outside
 # the repository. Idempotent: a second run with the same
 # versions only reports what it found.
 #
@@ -18,6 +19,8 @@ k8s_version="v1.36.3"
 helm_version="v4.3.2"
 # CoreDNS is named by its version (coredns-<version>), so a bump rebuilds it alone, not the stamp's whole set.
 coredns_version="v1.15.0"
+# cosign likewise (cosign-<version>).
+cosign_version="v3.1.3"
 # The stamp changes whenever the wrapper module or a version changes, so a bump rebuilds.
 stamp="$( (cat "$here/go.mod" "$here/go.sum"; echo "$k8s_version $helm_version") | sha256sum | cut -c1-16)"
 bin="$cache/controlplane/$k8s_version-$stamp/bin"
@@ -30,7 +33,7 @@ export CGO_ENABLED=0
 
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm "coredns-$coredns_version")
+want=(etcd kube-apiserver kube-scheduler kube-controller-manager kubelet kube-proxy kubectl helm "coredns-$coredns_version" "cosign-$cosign_version")
 missing=()
 for b in "${want[@]}"; do [[ -x "$bin/$b" ]] || missing+=("$b"); done
 
@@ -91,14 +94,18 @@ if [[ ! -x "$bin/helm" ]]; then
   log "built helm $helm_version in $((SECONDS - t)) s"
 fi
 
-if [[ ! -x "$bin/coredns-$coredns_version" ]]; then
-  t=$SECONDS
-  # CoreDNS has its own module graph too; its plugins are the ones its release compiles in (plugin.cfg).
-  GOFLAGS="" GOBIN="$bin/coredns-build" go install -trimpath -ldflags "-s -w" "github.com/coredns/coredns@$coredns_version"
-  mv "$bin/coredns-build/coredns" "$bin/coredns-$coredns_version"
-  rmdir "$bin/coredns-build"
-  log "built coredns $coredns_version in $((SECONDS - t)) s"
-fi
+# A command from its own module graph, installed as <name>-<version> so a version bump rebuilds it alone.
+install_versioned() {
+  local name="$1" package="$2" version="$3" t=$SECONDS
+  [[ -x "$bin/$name-$version" ]] && return
+  GOFLAGS="" GOBIN="$bin/$name-build" go install -trimpath -ldflags "-s -w" "$package@$version"
+  mv "$bin/$name-build/$name" "$bin/$name-$version"
+  rmdir "$bin/$name-build"
+  log "built $name $version in $((SECONDS - t)) s"
+}
+# CoreDNS with the plugins its release compiles in (plugin.cfg); cosign's CLI only.
+install_versioned coredns github.com/coredns/coredns "$coredns_version"
+install_versioned cosign github.com/sigstore/cosign/v3/cmd/cosign "$cosign_version"
 
 for b in "${want[@]}"; do
   [[ -x "$bin/$b" ]] || { log "missing after build: $bin/$b"; exit 1; }
