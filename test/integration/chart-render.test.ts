@@ -75,6 +75,7 @@ describe('values.schema.json rejects bad values with a message that names them',
     ['a misspelt metricRelabelings key', ['--set', 'monitoring.podMonitor.metricRelabelings[0].sourceLabel=x'], "additional properties 'sourceLabel' not allowed"],
     ['a namespaceOverride that is no namespace name', ['--set', 'namespaceOverride=Virt_Gate'], "at '/namespaceOverride'"],
     ['a misspelt testFramework key', ['--set', 'testFramework.enabeld=false'], "at '/testFramework': additional properties 'enabeld' not allowed"],
+    ['a helm test that would not wait for the aggregator', ['--set', 'testFramework.aggregatorWaitSeconds=0'], "at '/testFramework/aggregatorWaitSeconds': minimum: got 0, want 5"],
     ['a misspelt crds key', ['--set', 'crds.instal=false'], "at '/crds': additional properties 'instal' not allowed"],
   ];
   for (const [what, args, message] of cases) {
@@ -316,7 +317,10 @@ describe('helm template with the defaults', () => {
     expect(container?.env).toEqual([
       { name: 'AGGREGATOR_URL', value: 'http://virtgate-aggregator.virtgate.svc:8080' },
       { name: 'VIRTGATE_CLI', value: '/app/dist/cli/main.js' },
+      { name: 'AGGREGATOR_WAIT_SECONDS', value: '60' },
     ]);
+    const patient = findManifest<V1Pod>(await render(['--set', 'testFramework.aggregatorWaitSeconds=300']), 'Pod', 'virtgate-test');
+    expect(patient.spec?.containers[0]?.env).toContainEqual({ name: 'AGGREGATOR_WAIT_SECONDS', value: '300' });
     expect(container?.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
     for (const [kind, name] of [
       ['ServiceAccount', 'virtgate-test'],

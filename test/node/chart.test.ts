@@ -36,7 +36,9 @@ const audit = new AuditLog(node.controlPlane.auditLog);
 const PREFIX = 'virtgate.io';
 const AGENT_SA = `system:serviceaccount:${NS}:${RELEASE}-agent`;
 const PRUNE_SA = `system:serviceaccount:${NS}:${RELEASE}-prune`;
-const IMAGE_VALUES = imageValues(node.images);
+/** `helm test` gives up on an aggregator that does not answer after this long (60 s by default). */
+const HELM_TEST_WAIT_SECONDS = 15;
+const IMAGE_VALUES = [...imageValues(node.images), '--set', `testFramework.aggregatorWaitSeconds=${HELM_TEST_WAIT_SECONDS}`];
 const podsOf = (component: string) => podsOfRelease(core, component);
 const readyPod = (component: string) => readyPodOf(core, component);
 const WRITES = new Set(['create', 'update', 'patch']);
@@ -234,7 +236,7 @@ describe('helm install on the real node', () => {
       await waitFor('the aggregator pods to be gone', async () => ((await podsOf('aggregator')).length === 0 ? true : undefined), 120_000, 500);
       const started = Date.now();
       const run = helm(node.controlPlane.binDir, ['test', RELEASE, '--namespace', NS, '--timeout', '4m'], node.controlPlane.adminKubeconfig);
-      // While it keeps asking the aggregator (a minute), the hook Pod runs with its ServiceAccount in place.
+      // While it keeps asking the aggregator (testFramework.aggregatorWaitSeconds), the hook Pod runs with its ServiceAccount in place.
       const hook = await waitFor('the hook Pod to run', async () => {
         const pod = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` }).catch(() => undefined);
         return pod?.status?.phase === 'Running' ? pod : undefined;
@@ -283,6 +285,12 @@ describe('helm install on the real node', () => {
       // The failed hook Pod stays (hook-delete-policy: hook-succeeded), as its kubelet left it.
       const after = await core.readNamespacedPod({ namespace: NS, name: `${RELEASE}-test` });
       expect(after.status?.phase).toBe('Failed');
+      // It asked for as long as the release told it to (its last try starts 3 s before the end),
+      // not the default minute: the container's own start and end, to the second.
+      const ran = after.status?.containerStatuses?.[0]?.state?.terminated;
+      const askedSeconds = (new Date(ran?.finishedAt ?? Number.NaN).getTime() - new Date(ran?.startedAt ?? Number.NaN).getTime()) / 1000;
+      expect(askedSeconds).toBeGreaterThanOrEqual(HELM_TEST_WAIT_SECONDS - 4);
+      expect(askedSeconds).toBeLessThan(60 - 3);
       const log = await core.readNamespacedPodLog({ namespace: NS, name: `${RELEASE}-test` });
       expect(log).toContain(`the aggregator at http://${RELEASE}-aggregator.${NS}.svc:8080/api/v1/gate does not answer`);
     } finally {

@@ -1,6 +1,7 @@
 # `helm test` of a virtgate release (templates/tests/gate-test.yaml). Run by /bin/sh -c with the
 # arguments of `virtgate gate` ("$@"); AGGREGATOR_URL is the release's aggregator, VIRTGATE_CLI the
-# CLI's entry point (AGGREGATOR_WAIT_SECONDS, default 60, how long to keep asking it, 3 s apart). The real
+# CLI's entry point, AGGREGATOR_WAIT_SECONDS how long to keep asking it, 3 s apart
+# (testFramework.aggregatorWaitSeconds; 60 when unset). The real
 # node's test (test/node/chart.test.ts) runs it with `helm test`, in its pod.
 set -u
 # 1. The aggregator answers with its gate report (it needs a moment after install to sync).
