@@ -6,7 +6,10 @@ import { defineConfig } from 'vitest/config';
  *  - integration: against the real control plane started once per run (globalSetup);
  *  - faults: the fault suite (`npm run test:faults`), also against the real control plane;
  *  - node: the chart's images built from their Dockerfiles and run by a real kubelet on this
- *    machine (`npm run test:node`), last, so it does not compete with the others for the cores.
+ *    machine (`npm run test:node`).
+ * The node project's groupOrder 1 should put it after the others (vitest's docs); in the CI runs of
+ * 2026-12-07 on this 2-core machine its files ran first, and the projects' files one after another
+ * (their durations add up to the run's), so none competed with another for the cores.
  */
 export default defineConfig({
   test: {
