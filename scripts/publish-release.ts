@@ -5,11 +5,10 @@
  * (docs/release.md, Publishing the images). Prints each image@digest it published.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { execa } from 'execa';
-import { locateBinaries } from '../test/lab/controlplane/binaries.ts';
+import { locateCosign } from '../test/lab/controlplane/binaries.ts';
 import { exactVersion } from './release/cli-args.ts';
 import { publishRelease, releaseImageNames } from './release/publish.ts';
 
@@ -31,9 +30,8 @@ function existingPath(value: string): string {
 async function findCosign(explicit: string | undefined): Promise<string> {
   if (explicit) return explicit;
   if ((await execa('cosign', ['version'], { reject: false })).exitCode === 0) return 'cosign';
-  const bin = await locateBinaries().catch(() => undefined);
-  const built = bin ? (await readdir(bin)).find((name) => name.startsWith('cosign-')) : undefined;
-  if (bin && built) return path.join(bin, built);
+  const built = await locateCosign().catch(() => undefined);
+  if (built) return built;
   throw new Error('no cosign: install cosign v3 (https://docs.sigstore.dev/cosign/system_config/installation/), pass --cosign PATH, or build the test control plane (bash test/lab/controlplane/build.sh)');
 }
 

@@ -16,7 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { findManifest, helm, helmOk, parseManifests } from '../lab/chart/helm.ts';
-import { locateBinaries } from '../lab/controlplane/binaries.ts';
+import { locateBinaries, locateCosign } from '../lab/controlplane/binaries.ts';
 import { type Buildah, labBuildah } from '../lab/registry/buildah.ts';
 import { type LocalRegistry, startRegistry } from '../lab/registry/registry.ts';
 import { assembleCanaryDisk } from '../lab/kubevirt/canary-guest.ts';
@@ -353,9 +353,7 @@ describe('the images, published and signed (cosign)', () => {
     run(['verify-attestation', '--key', publicKey, '--type', 'spdxjson', '--insecure-ignore-tlog=true', '--allow-http-registry', `${PREFIX()}/${image}:${VERSION}`]);
 
   beforeAll(async () => {
-    const built = (await readdir(binDir)).find((name) => name.startsWith('cosign-'));
-    if (!built) throw new Error(`no cosign-<version> in ${binDir}: run bash test/lab/controlplane/build.sh`);
-    cosign = path.join(binDir, built);
+    cosign = await locateCosign();
     keys = await mkdtemp(path.join(os.tmpdir(), 'virtgate-release-keys-'));
     for (const name of ['release', 'other']) {
       const made = await run(['generate-key-pair', '--output-key-prefix', name]);

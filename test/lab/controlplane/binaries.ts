@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -23,4 +24,12 @@ export async function locateBinaries(env: NodeJS.ProcessEnv = process.env): Prom
         'Run: bash test/lab/controlplane/build.sh   (or bash .ci/run, which builds it and then runs every test)',
     );
   }
+}
+
+/** The cosign build.sh makes beside the control plane (`cosign-<version>`), or an error saying how to build it. */
+export async function locateCosign(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const bin = await locateBinaries(env);
+  const built = (await readdir(bin)).find((name) => name.startsWith('cosign-'));
+  if (!built) throw new Error(`no cosign-<version> in ${bin}: run bash test/lab/controlplane/build.sh`);
+  return path.join(bin, built);
 }
