@@ -82,6 +82,9 @@ interface Components {
   apiServer: ManagedProcess;
   scheduler: ManagedProcess;
   controllerManager: ManagedProcess;
+  /** Each component's /readyz on its secure port (self-signed serving certificate). */
+  schedulerReadyz: string;
+  controllerManagerReadyz: string;
 }
 
 export class ControlPlane {
@@ -91,6 +94,8 @@ export class ControlPlane {
   private readonly apiServer: ManagedProcess;
   private readonly scheduler: ManagedProcess;
   private readonly controllerManager: ManagedProcess;
+  private readonly schedulerReadyz: string;
+  private readonly controllerManagerReadyz: string;
   private readonly watchdog: ChildProcess;
 
   private constructor(info: ControlPlaneInfo, pki: Pki, components: Components, watchdog: ChildProcess) {
@@ -100,6 +105,8 @@ export class ControlPlane {
     this.apiServer = components.apiServer;
     this.scheduler = components.scheduler;
     this.controllerManager = components.controllerManager;
+    this.schedulerReadyz = components.schedulerReadyz;
+    this.controllerManagerReadyz = components.controllerManagerReadyz;
     this.watchdog = watchdog;
   }
 
@@ -206,7 +213,14 @@ export class ControlPlane {
     const plane = new ControlPlane(
       { dir, binDir, server, caFile: pki.caCert, adminKubeconfig, auditLog },
       pki,
-      { etcd, apiServer, scheduler, controllerManager },
+      {
+        etcd,
+        apiServer,
+        scheduler,
+        controllerManager,
+        schedulerReadyz: `https://127.0.0.1:${schedulerPort}/readyz`,
+        controllerManagerReadyz: `https://127.0.0.1:${kcmPort}/readyz`,
+      },
       watchdog,
     );
     try {
@@ -224,6 +238,13 @@ export class ControlPlane {
     await this.waitReady(timeoutMs);
   }
 
+  // Started means ready: a caller that creates pods right after must meet a scheduler whose
+  // informers have synced (its /readyz includes sched-handler-sync), not a process still starting.
+  async startScheduler(timeoutMs = 60_000): Promise<void> {
+    await this.scheduler.start();
+    await this.waitComponentReady(this.scheduler, this.schedulerReadyz, timeoutMs);
+  }
+
   /** Graceful stop, like a control-plane upgrade. */
   async stopApiServer(): Promise<void> {
     await this.apiServer.stop();
@@ -239,16 +260,13 @@ export class ControlPlane {
     await this.etcd.start();
   }
 
-  async startScheduler(): Promise<void> {
-    await this.scheduler.start();
-  }
-
   async stopScheduler(): Promise<void> {
     await this.scheduler.stop();
   }
 
-  async startControllerManager(): Promise<void> {
+  async startControllerManager(timeoutMs = 60_000): Promise<void> {
     await this.controllerManager.start();
+    await this.waitComponentReady(this.controllerManager, this.controllerManagerReadyz, timeoutMs);
   }
 
   async stopControllerManager(): Promise<void> {
@@ -264,17 +282,21 @@ export class ControlPlane {
     };
   }
 
-  /** Polls /readyz with the admin certificate until it answers 200. */
+  /** Polls the API server's /readyz with the admin certificate until it answers 200. */
   async waitReady(timeoutMs: number): Promise<void> {
+    await this.waitComponentReady(this.apiServer, `${this.info.server}/readyz`, timeoutMs);
+  }
+
+  private async waitComponentReady(component: ManagedProcess, url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last = 'no answer';
     while (Date.now() < deadline) {
-      if (!this.apiServer.running) {
-        const log = await readFile(this.apiServer.logFile, 'utf8').catch(() => '');
-        throw new Error(`kube-apiserver exited during start-up. Last log lines:\n${log.split('\n').slice(-15).join('\n')}`);
+      if (!component.running) {
+        const log = await readFile(component.logFile, 'utf8').catch(() => '');
+        throw new Error(`${component.name} exited during start-up. Last log lines:\n${log.split('\n').slice(-15).join('\n')}`);
       }
       try {
-        const status = await this.get('/readyz');
+        const status = await this.get(url);
         if (status === 200) return;
         last = `HTTP ${status}`;
       } catch (error) {
@@ -282,13 +304,16 @@ export class ControlPlane {
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    throw new Error(`kube-apiserver was not ready after ${timeoutMs} ms (${last}); see ${this.apiServer.logFile}`);
+    throw new Error(`${component.name} was not ready after ${timeoutMs} ms (${last}); see ${component.logFile}`);
   }
 
-  private async get(pathname: string): Promise<number> {
+  /** A GET with the admin certificate. The API server's certificate is checked against the CA;
+   * the scheduler's and controller manager's are self-signed, so on loopback they are not. */
+  private async get(url: string): Promise<number> {
     const [cert, key, ca] = await Promise.all([readFile(this.pki.adminCert), readFile(this.pki.adminKey), readFile(this.pki.caCert)]);
+    const verify = url.startsWith(this.info.server);
     return new Promise((resolve, reject) => {
-      const req = request(`${this.info.server}${pathname}`, { cert, key, ca, timeout: 2000 }, (res) => {
+      const req = request(url, { cert, key, ca, rejectUnauthorized: verify, timeout: 2000 }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
