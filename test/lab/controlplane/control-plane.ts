@@ -82,7 +82,10 @@ interface Components {
   apiServer: ManagedProcess;
   scheduler: ManagedProcess;
   controllerManager: ManagedProcess;
-  /** Each component's /readyz on its secure port (self-signed serving certificate). */
+  /**
+   * Where each component says it is ready, on its secure port (self-signed serving certificate):
+   * the scheduler's /readyz, the controller manager's /healthz (it serves no /readyz: 404).
+   */
   schedulerReadyz: string;
   controllerManagerReadyz: string;
 }
@@ -219,7 +222,7 @@ export class ControlPlane {
         scheduler,
         controllerManager,
         schedulerReadyz: `https://127.0.0.1:${schedulerPort}/readyz`,
-        controllerManagerReadyz: `https://127.0.0.1:${kcmPort}/readyz`,
+        controllerManagerReadyz: `https://127.0.0.1:${kcmPort}/healthz`,
       },
       watchdog,
     );
