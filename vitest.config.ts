@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, one `npm test`:
+ * Five projects, one `npm test`:
  *  - unit: pure functions and host probes on fixture roots, beside the code they test;
  *  - integration: against the real control plane started once per run (globalSetup);
  *  - faults: the fault suite (`npm run test:faults`), also against the real control plane;
  *  - node: the chart's images built from their Dockerfiles and run by a real kubelet on this
- *    machine (`npm run test:node`).
+ *    machine (`npm run test:node`);
+ *  - cluster: three real kubelet nodes on this machine, each in its own network and mount
+ *    namespace (`npm run test:cluster`).
  * The node project's groupOrder 1 should put it after the others (vitest's docs); in the CI runs of
  * 2026-12-07 on this 2-core machine its files ran first, and the projects' files one after another
  * (their durations add up to the run's), so none competed with another for the cores.
@@ -55,6 +57,18 @@ export default defineConfig({
           hookTimeout: 300_000,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          // Three real nodes (test/lab/cluster), started once for the project's files.
+          globalSetup: ['test/cluster/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -40,8 +40,8 @@ async function createOrKeep(create: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Deploys CoreDNS with `image` and waits until its pod is Ready (its kubernetes plugin synced). */
-export async function deployClusterDns(admin: KubeConfig, image: string, timeoutMs = 120_000): Promise<void> {
+/** Deploys CoreDNS with `image` behind `clusterIP` (the kubelets' clusterDNS) and waits until its pod is Ready (its kubernetes plugin synced). */
+export async function deployClusterDns(admin: KubeConfig, image: string, clusterIP: string = NODE_LAYOUT.clusterDns, timeoutMs = 120_000): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
   const apps = admin.makeApiClient(AppsV1Api);
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
@@ -76,7 +76,7 @@ export async function deployClusterDns(admin: KubeConfig, image: string, timeout
       body: {
         metadata: { name: DNS_SERVICE, labels: SELECTOR },
         spec: {
-          clusterIP: NODE_LAYOUT.clusterDns,
+          clusterIP,
           selector: SELECTOR,
           ports: [
             { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
@@ -135,7 +135,7 @@ export async function deployClusterDns(admin: KubeConfig, image: string, timeout
     }),
   );
   await waitFor(
-    `CoreDNS to be Ready at ${NODE_LAYOUT.clusterDns} (logs: /var/log/pods/${namespace}_${NAME}-*)`,
+    `CoreDNS to be Ready at ${clusterIP} (logs: /var/log/pods/${namespace}_${NAME}-*)`,
     async () => {
       const pods = await core.listNamespacedPod({ namespace, labelSelector: `k8s-app=${DNS_SERVICE}` });
       return pods.items.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? true : undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { ManagedProcess } from '../controlplane/process.ts';
 import { waitFor } from '../support/wait.ts';
-import { NODE_LAYOUT } from './layout.ts';
+import { type NodeHost, SINGLE_NODE } from './layout.ts';
 
 /** Debian's containerd (1.6), runc and CNI plugins: where the packages put them. */
 const CNI_BIN_DIR = '/usr/lib/cni';
@@ -12,7 +12,7 @@ const CNI_BIN_DIR = '/usr/lib/cni';
  * The CRI's registry `config_path`: one `<host>/hosts.toml` per registry. containerd reads it on
  * each pull, so a registry started after the node is reachable once its file is written.
  */
-export const REGISTRY_HOSTS_DIR = path.join(NODE_LAYOUT.root, 'containerd', 'certs.d');
+export const REGISTRY_HOSTS_DIR = SINGLE_NODE.registryHostsDir;
 
 /**
  * Lets the node pull from a registry on loopback over plain HTTP (`host` is 127.0.0.1:<port>).
@@ -37,15 +37,15 @@ export interface Containerd {
  * containerd with its CRI plugin, all of its state under the node's directory, runc as the only
  * runtime (crun refuses this cgroup v1 hybrid layout: "cgroups in hybrid mode not supported").
  */
-export async function startContainerd(sandboxImage: string): Promise<Containerd> {
-  const root = path.join(NODE_LAYOUT.root, 'containerd');
-  const socket = path.join(NODE_LAYOUT.root, 'containerd.sock');
-  const cniConfDir = path.join(NODE_LAYOUT.root, 'cni', 'net.d');
+export async function startContainerd(sandboxImage: string, node: NodeHost = SINGLE_NODE): Promise<Containerd> {
+  const root = path.join(node.root, 'containerd');
+  const socket = path.join(node.root, 'containerd.sock');
+  const cniConfDir = path.join(node.root, 'cni', 'net.d');
   await mkdir(cniConfDir, { recursive: true });
-  await mkdir(REGISTRY_HOSTS_DIR, { recursive: true });
-  await writeFile(path.join(cniConfDir, '10-virtgate-node.conflist'), JSON.stringify(cniConfig(), null, 2));
-  const config = path.join(NODE_LAYOUT.root, 'containerd.toml');
-  await writeFile(config, containerdConfig(root, socket, cniConfDir, sandboxImage));
+  await mkdir(node.registryHostsDir, { recursive: true });
+  await writeFile(path.join(cniConfDir, '10-virtgate-node.conflist'), JSON.stringify(cniConfig(node), null, 2));
+  const config = path.join(node.root, 'containerd.toml');
+  await writeFile(config, containerdConfig(root, socket, cniConfDir, sandboxImage, node.registryHostsDir));
 
   // containerd runs as PID 1 of its own PID namespace, with its own /proc, and so do the pods
   // that ask for the host's (hostPID): KubeVirt's virt-handler enters `/proc/1/ns/mnt`
@@ -55,7 +55,9 @@ export async function startContainerd(sandboxImage: string): Promise<Containerd>
   // propagation), so nothing mounted in it reaches the host. --kill-child: stopping it stops every
   // container, as a node's reboot would.
   const inNamespace = 'mount --make-rslave / && mount --make-rshared / && mount -t proc proc /proc && exec containerd --config "$0"';
-  const process = new ManagedProcess('containerd', NODE_LAYOUT.root, 'unshare', () => [
+  const [command = 'unshare', ...prefix] = [...node.enter, 'unshare'];
+  const process = new ManagedProcess('containerd', node.root, command, () => [
+    ...prefix,
     '--pid', '--fork', '--kill-child', '--mount', '--propagation', 'unchanged', 'sh', '-c', inNamespace, config,
   ]);
   await process.start();
@@ -65,7 +67,7 @@ export async function startContainerd(sandboxImage: string): Promise<Containerd>
   return { process, socket, ctr };
 }
 
-function containerdConfig(root: string, socket: string, cniConfDir: string, sandboxImage: string): string {
+function containerdConfig(root: string, socket: string, cniConfDir: string, sandboxImage: string, registryHostsDir: string): string {
   return `version = 2
 root = "${path.join(root, 'root')}"
 state = "${path.join(root, 'state')}"
@@ -101,7 +103,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
         SystemdCgroup = false
   # One hosts.toml per registry a test starts on loopback (allowPlainHttpRegistry).
   [plugins."io.containerd.grpc.v1.cri".registry]
-    config_path = "${REGISTRY_HOSTS_DIR}"
+    config_path = "${registryHostsDir}"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "${CNI_BIN_DIR}"
     conf_dir = "${cniConfDir}"
@@ -114,22 +116,22 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
  * (that would turn IP forwarding on); the pods' default route points at the node's address,
  * where only the API server and the kubelet answer.
  */
-function cniConfig(): object {
+function cniConfig(node: NodeHost): object {
   return {
     cniVersion: '0.4.0',
     name: 'virtgate-node',
     plugins: [
       {
         type: 'bridge',
-        bridge: NODE_LAYOUT.bridge,
+        bridge: node.pods.bridge,
         isGateway: false,
         ipMasq: false,
         hairpinMode: true,
         ipam: {
           type: 'host-local',
-          dataDir: path.join(NODE_LAYOUT.root, 'cni', 'ipam'),
-          ranges: [[{ subnet: NODE_LAYOUT.podSubnet, gateway: NODE_LAYOUT.gateway }]],
-          routes: [{ dst: '0.0.0.0/0', gw: NODE_LAYOUT.gateway }],
+          dataDir: path.join(node.root, 'cni', 'ipam'),
+          ranges: [[{ subnet: node.pods.subnet, gateway: node.pods.gateway }]],
+          routes: [{ dst: '0.0.0.0/0', gw: node.pods.gateway }],
         },
       },
       // hostPort support, without its masquerade of hairpin traffic.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { ManagedProcess } from '../controlplane/process.ts';
 import { freePort } from '../controlplane/ports.ts';
-import { KUBELET_ROOT, NODE_LAYOUT } from './layout.ts';
+import { KUBELET_ROOT, type NodeHost, SINGLE_NODE } from './layout.ts';
 
 export interface KubeletFiles {
   kubeconfig: string;
@@ -15,6 +15,7 @@ export interface KubeletFiles {
 export interface Kubelet {
   process: ManagedProcess;
   port: number;
+  healthzPort: number;
 }
 
 /**
@@ -22,11 +23,12 @@ export interface Kubelet {
  * from the test PKI (so the Node authorizer and NodeRestriction apply to it), on a cgroup v1
  * host without systemd.
  */
-export async function startKubelet(binDir: string, containerdSocket: string, files: KubeletFiles): Promise<Kubelet> {
-  // A bind mount of a directory under the node's root (host-paths.sh), at the path KubeVirt expects.
+export async function startKubelet(binDir: string, containerdSocket: string, files: KubeletFiles, node: NodeHost = SINGLE_NODE): Promise<Kubelet> {
+  // A bind mount of a directory under the node's root (host-paths.sh, or the cluster node's mount
+  // namespace), at the path KubeVirt expects.
   const dir = KUBELET_ROOT;
-  await mkdir(dir, { recursive: true });
-  const [port, healthzPort] = await Promise.all([freePort(), freePort()]);
+  if (node.enter.length === 0) await mkdir(dir, { recursive: true });
+  const [port, healthzPort] = await Promise.all([node.kubeletPort || freePort(), freePort()]);
   const config = {
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
@@ -35,17 +37,18 @@ export async function startKubelet(binDir: string, containerdSocket: string, fil
     // No systemd as PID 1: cgroups are managed through the filesystem.
     cgroupDriver: 'cgroupfs',
     containerRuntimeEndpoint: `unix://${containerdSocket}`,
-    address: NODE_LAYOUT.gateway,
+    ...(node.cgroupRoot ? { cgroupRoot: node.cgroupRoot } : {}),
+    address: node.address,
     port,
     readOnlyPort: 0,
-    healthzBindAddress: '127.0.0.1',
+    healthzBindAddress: node.healthzAddress,
     healthzPort,
     tlsCertFile: files.servingCert,
     tlsPrivateKeyFile: files.servingKey,
     authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: files.caFile } },
     authorization: { mode: 'Webhook' },
     // CoreDNS's Service (cluster-dns.ts): it answers cluster.local and refuses every other name itself.
-    clusterDNS: [NODE_LAYOUT.clusterDns],
+    clusterDNS: [node.clusterDns],
     clusterDomain: 'cluster.local',
     resolvConf: '',
     rotateCertificates: false,
@@ -62,17 +65,19 @@ export async function startKubelet(binDir: string, containerdSocket: string, fil
     staticPodPath: '',
     logging: { format: 'text' },
   };
-  const configFile = path.join(NODE_LAYOUT.root, 'kubelet.yaml');
+  const configFile = path.join(node.root, 'kubelet.yaml');
   await writeFile(configFile, stringify(config));
-  const process = new ManagedProcess('kubelet', NODE_LAYOUT.root, path.join(binDir, 'kubelet'), () => [
+  const [command = path.join(binDir, 'kubelet'), ...prefix] = [...node.enter, path.join(binDir, 'kubelet')];
+  const process = new ManagedProcess('kubelet', node.root, command, () => [
+    ...prefix,
     `--config=${configFile}`,
     `--kubeconfig=${files.kubeconfig}`,
     `--root-dir=${dir}`,
     `--cert-dir=${path.join(dir, 'pki')}`,
-    `--hostname-override=${NODE_LAYOUT.nodeName}`,
-    `--node-ip=${NODE_LAYOUT.gateway}`,
+    `--hostname-override=${node.name}`,
+    `--node-ip=${node.address}`,
     '--v=1',
   ]);
   await process.start();
-  return { process, port };
+  return { process, port, healthzPort };
 }

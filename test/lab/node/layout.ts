@@ -51,3 +51,45 @@ export function layoutEnv(): Record<string, string> {
     VGNODE_HOST_PATHS: NODE_LAYOUT.hostPaths.join(' '),
   };
 }
+
+/**
+ * Where one kubelet node's programs run and what they are told: the single real node (below) or
+ * one node of the three-node cluster (test/lab/cluster/cluster.ts). containerd.ts, kubelet.ts and
+ * kube-proxy.ts take one of these.
+ */
+export interface NodeHost {
+  name: string;
+  /** The node's directory: configs, logs, containerd's root and state. */
+  root: string;
+  /** InternalIP: the kubelet and kube-proxy bind here. */
+  address: string;
+  /** Where the kubelet's and kube-proxy's health endpoints listen (reachable from the test). */
+  healthzAddress: string;
+  clusterDns: string;
+  /** kube-proxy's clusterCIDR: Service traffic from outside it is masqueraded. */
+  podRange: string;
+  /** The command prefix that runs a program inside the node's namespaces ([] on the host's). */
+  enter: string[];
+  /** The pods' bridge and addresses (CNI bridge + host-local). */
+  pods: { bridge: string; subnet: string; gateway: string };
+  /** The cgroup under which the kubelet puts its pods (default: the hierarchies' root). */
+  cgroupRoot?: string;
+  /** The kubelet's port; 0 picks a free one (the host's network is shared). */
+  kubeletPort: number;
+  /** containerd's registry `config_path` (one `<host>/hosts.toml` per registry). */
+  registryHostsDir: string;
+}
+
+/** The single real node: on the host's own network, bridge and cgroups. */
+export const SINGLE_NODE: NodeHost = {
+  name: NODE_LAYOUT.nodeName,
+  root: NODE_LAYOUT.root,
+  address: NODE_LAYOUT.gateway,
+  healthzAddress: '127.0.0.1',
+  clusterDns: NODE_LAYOUT.clusterDns,
+  podRange: NODE_LAYOUT.podRange,
+  enter: [],
+  pods: { bridge: NODE_LAYOUT.bridge, subnet: NODE_LAYOUT.podSubnet, gateway: NODE_LAYOUT.gateway },
+  kubeletPort: 0,
+  registryHostsDir: path.join(NODE_LAYOUT.root, 'containerd', 'certs.d'),
+};

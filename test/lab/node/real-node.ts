@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -16,6 +15,7 @@ import { type BuiltImages } from './images.ts';
 import { startKubeProxy } from './kube-proxy.ts';
 import { startKubelet } from './kubelet.ts';
 import { layoutEnv, NODE_LAYOUT } from './layout.ts';
+import { backupKubeletSysctls } from './sysctls.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -30,11 +30,8 @@ export interface RealNodeInfo {
   startupMs: number;
 }
 
-/** The kernel settings the kubelet sets on start (protectKernelDefaults: false), restored at the end. */
-const KUBELET_SYSCTLS = ['vm.overcommit_memory', 'vm.panic_on_oom', 'kernel.panic', 'kernel.panic_on_oops', 'kernel.keys.root_maxkeys', 'kernel.keys.root_maxbytes'];
-
 /** kube-controller-manager's controllers a node with DaemonSets, Deployments, Jobs and Services needs. */
-const CONTROLLERS = [
+export const CONTROLLERS = [
   'garbage-collector-controller',
   'daemonset-controller',
   'deployment-controller',
@@ -91,8 +88,8 @@ export class RealNode {
     const started = Date.now();
     await runCleanup();
     await mkdir(NODE_LAYOUT.root, { recursive: true });
-    startCleanupWatchdog();
-    await backupSysctls();
+    startCleanupWatchdog(path.join(HERE, 'cleanup.sh'), layoutEnv());
+    await backupKubeletSysctls(NODE_LAYOUT.sysctlBackup);
     await execa('bash', [path.join(HERE, 'host-network.sh')], { env: layoutEnv() });
     await execa('bash', [path.join(HERE, 'host-paths.sh')], { env: layoutEnv() });
 
@@ -181,7 +178,7 @@ function log(message: string): void {
   process.stderr.write(`[node] ${message}\n`);
 }
 
-function assertRunning(processes: ManagedProcess[]): void {
+export function assertRunning(processes: ManagedProcess[]): void {
   const dead = processes.find((p) => !p.running);
   if (dead) throw new Error(`${dead.name} exited; see ${dead.logFile}`);
 }
@@ -194,21 +191,9 @@ async function stopAll(processes: ManagedProcess[], plane: ControlPlane | undefi
   if (!process.env.VIRTGATE_KEEP_NODE) await runCleanup();
 }
 
-async function backupSysctls(): Promise<void> {
-  // Only the first run's values: a killed run's leftovers must not become the "original".
-  if (existsSync(NODE_LAYOUT.sysctlBackup)) return;
-  const lines: string[] = [];
-  for (const key of KUBELET_SYSCTLS) {
-    const file = path.join('/proc/sys', ...key.split('.'));
-    const value = await readFile(file, 'utf8').catch(() => undefined);
-    if (value !== undefined) lines.push(`${key} ${value.trim()}`);
-  }
-  await writeFile(NODE_LAYOUT.sysctlBackup, `${lines.join('\n')}\n`);
-}
-
-/** If the test runner dies without its teardown, cleanup.sh still runs within a second or two. */
-function startCleanupWatchdog(): void {
-  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; bash "${path.join(HERE, 'cleanup.sh')}"`;
-  const watchdog = spawn('bash', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, ...layoutEnv() } });
+/** If the test runner dies without its teardown, `script` still runs within a second or two. */
+export function startCleanupWatchdog(script: string, env: Record<string, string>): void {
+  const loop = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; bash "${script}"`;
+  const watchdog = spawn('bash', ['-c', loop], { detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
   watchdog.unref();
 }
