@@ -15,6 +15,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // The default output, then a table of the slowest files (test/lab/support/slowest-files.ts).
+    reporters: ['default', './test/lab/support/slowest-files.ts'],
     projects: [
       {
         test: {

@@ -8,24 +8,24 @@
  * machine's KVM can do as host-truth.ts reads it), never something virtgate computed.
  */
 import { CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeView } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
 import { hideDevice, restoreDevice } from '../lab/cluster/cluster.ts';
 import { clusterEgressCounters } from '../lab/cluster/counters.ts';
 import { CLUSTER_LAYOUT } from '../lab/cluster/layout.ts';
+import { type ClusterContext, useCluster } from '../lab/cluster/use.ts';
 import { AuditLog } from '../lab/controlplane/audit.ts';
 import { imageValues, isReady, RELEASE } from '../lab/node/release.ts';
 import { launchChromium } from '../lab/support/chromium.ts';
 import { waitFor } from '../lab/support/wait.ts';
 import { readHost } from '../node/host-truth.ts';
 
-const cluster = inject('cluster');
-const admin = new KubeConfig();
-admin.loadFromFile(cluster.controlPlane.adminKubeconfig);
-const core = admin.makeApiClient(CoreV1Api);
-const custom = admin.makeApiClient(CustomObjectsApi);
-const audit = new AuditLog(cluster.controlPlane.auditLog);
+let cluster: ClusterContext;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+let audit: AuditLog;
 
 const NS = `${CLUSTER_LAYOUT.namespacePrefix}virtgate`;
 const AGENT_SA = `system:serviceaccount:${NS}:${RELEASE}-agent`;
@@ -66,6 +66,12 @@ async function reportOf(name: string): Promise<Report> {
 }
 
 beforeAll(async () => {
+  cluster = await useCluster();
+  const admin = new KubeConfig();
+  admin.loadFromFile(cluster.controlPlane.adminKubeconfig);
+  core = admin.makeApiClient(CoreV1Api);
+  custom = admin.makeApiClient(CustomObjectsApi);
+  audit = new AuditLog(cluster.controlPlane.auditLog);
   auditStart = await audit.mark();
   // The not-ready taint on, its share guard left at the chart's default (maxShare 0.5); emulation
   // counts as ready, so the whole nodes are ready on a machine with or without usable KVM; a probe
@@ -76,9 +82,10 @@ beforeAll(async () => {
   ], cluster.controlPlane.adminKubeconfig);
   const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
   base = `http://${service.spec?.clusterIP}:${service.spec?.ports?.[0]?.port}`;
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
+  if (!cluster) return;
   await restoreDevice(SECOND, TUN).catch(() => undefined);
   await helm(cluster.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], cluster.controlPlane.adminKubeconfig);
 });
@@ -183,6 +190,32 @@ describe('the chart on three nodes', () => {
     await restoreDevice(SECOND, TUN);
     await waitFor(`${SECOND} ready again`, async () => ((await nodeView(core, SECOND)).labels['virtgate.io/ready'] === 'true' ? true : undefined), 120_000, 500);
     expect((await nodeView(core, SECOND)).taints.filter((t) => t.startsWith(TAINT))).toEqual([]);
+  });
+
+  it('pod to pod across nodes, and by Service name through CoreDNS and kube-proxy, from every node', async () => {
+    const aggregator = (await core.listNamespacedPod({ namespace: NS, labelSelector: 'app.kubernetes.io/component=aggregator' })).items.find(isReady);
+    expect(aggregator?.status?.podIP).toMatch(/^10\.252\./);
+    const byName = `http://${RELEASE}-aggregator.${NS}.svc.cluster.local:8080/healthz`;
+    const direct = `http://${aggregator?.status?.podIP}:8080/healthz`;
+    // Inside each agent's container (the real kubectl exec, through each node's kubelet): its own
+    // pod network namespace, its resolv.conf naming the cluster DNS Service. The network path only:
+    // the CNI bridge plugin enforces no NetworkPolicy (the chart's is rendered, not in force here).
+    // node:http, not fetch: the image runs Node with --jitless, without the WebAssembly fetch's
+    // HTTP parser needs ("WebAssembly is not defined").
+    const script = [
+      "const http = require('node:http');",
+      'const get = (u) => new Promise((resolve) => { const req = http.get(u, { timeout: 5000 }, (res) => { res.resume(); resolve(res.statusCode); });',
+      "  req.on('timeout', () => req.destroy(new Error('timeout'))); req.on('error', (e) => resolve(e.code ?? String(e))); });",
+      'Promise.all(process.argv.slice(1).map(get)).then((s) => console.log(JSON.stringify(s)));',
+    ].join('\n');
+    const answers: Record<string, unknown> = {};
+    for (const pod of (await agentPods()).filter(isReady)) {
+      const { stdout } = await execa(`${cluster.controlPlane.binDir}/kubectl`, ['--kubeconfig', cluster.controlPlane.adminKubeconfig, '-n', NS, 'exec', pod.metadata!.name!, '--', 'node', '-e', script, direct, byName], { timeout: 60_000 });
+      answers[pod.spec!.nodeName!] = JSON.parse(stdout);
+    }
+    expect(answers).toEqual({ [FIRST]: [200, 200], [SECOND]: [200, 200], [THIRD]: [200, 200] });
+    // Three agents on three nodes, one aggregator: at least two of those answers crossed nodes.
+    expect(Object.keys(answers).filter((name) => name !== aggregator?.spec?.nodeName)).toHaveLength(2);
   });
 
   it('no pod packet left the cluster: the egress counters of every node and of the host are 0', async () => {

@@ -9,7 +9,7 @@ import { issueCertificate } from '../controlplane/pki.ts';
 import type { ManagedProcess } from '../controlplane/process.ts';
 import { waitFor } from '../support/wait.ts';
 import { deployClusterDns } from '../node/cluster-dns.ts';
-import { startContainerd } from '../node/containerd.ts';
+import { addDigestReferences, startContainerd } from '../node/containerd.ts';
 import { type BuiltImages } from '../node/images.ts';
 import { startKubeProxy } from '../node/kube-proxy.ts';
 import { startKubelet } from '../node/kubelet.ts';
@@ -118,6 +118,7 @@ export class RealCluster {
         const containerd = await startContainerd(images.pause.ref, host);
         processes.push(containerd.process);
         for (const archive of archives) await containerd.ctr(['images', 'import', archive]);
+        await addDigestReferences(containerd);
         const kubelet = await startKubelet(binDir, containerd.socket, { kubeconfig, caFile, servingCert, servingKey }, host);
         processes.push(kubelet.process);
         const proxy = await startKubeProxy(binDir, proxyKubeconfig, host);
@@ -149,7 +150,7 @@ export class RealCluster {
       const startupMs = Date.now() - started;
       log(`three nodes Ready in ${startupMs} ms`);
       const t = Date.now();
-      await deployClusterDns(admin, images.coredns.ref, CLUSTER_LAYOUT.clusterDns);
+      await deployClusterDns(admin, images.coredns.ref, CLUSTER_LAYOUT.clusterDns, `${CLUSTER_LAYOUT.namespacePrefix}kube-system`);
       const dnsMs = Date.now() - t;
       log(`CoreDNS Ready at ${CLUSTER_LAYOUT.clusterDns} in ${dnsMs} ms`);
       return new RealCluster({ controlPlane: plane.info, nodes, images, startupMs, dnsMs }, plane, processes);

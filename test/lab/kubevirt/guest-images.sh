@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the two guests that the KubeVirt tests boot, and their containerDisk images, from the
+# Builds the three guests that the KubeVirt tests boot, and their containerDisk images, from the
 # sources in test/lab/kubevirt/guest and from Debian packages (no container registry is reachable):
 #   - guest-bootsector: test/lab/kubevirt/guest/bootsector.asm, assembled by nasm into one 512-byte
 #     boot sector that writes VIRTGATE-GUEST-OK to COM1 and halts; a raw 1 MiB disk, no
 #     partition table. For emulation (TCG): it needs nothing but a BIOS and a serial port.
+#   - guest-counter: test/lab/kubevirt/guest/counter.asm, the same kind of disk: a boot sector that
+#     writes VIRTGATE-COUNTER-BOOT once, then VIRTGATE-COUNTER <n> every second (live migration).
 #   - guest-linux: Debian's kernel (the package linux-image-amd64 points at) and an initramfs of
 #     busybox-static whose /init (test/lab/kubevirt/guest/linux/init) writes VIRTGATE-LINUX-GUEST-OK,
 #     uname -r and more to ttyS0 and halts; both on a small raw disk (MBR, one FAT partition,
@@ -28,7 +30,7 @@
 #   --check          build nothing; exit 1 if a disk or an archive is missing
 #
 # Prints one line per guest on stdout: <role> <image reference> <archive path> <files dir>,
-# where <files dir> holds the raw disk (bootsector.img, linux.img) and, for the Linux guest,
+# where <files dir> holds the raw disk (bootsector.img, counter.img, linux.img) and, for the Linux guest,
 # vmlinuz and initrd.img, for booting them with plain QEMU.
 set -euo pipefail
 
@@ -72,24 +74,30 @@ if [[ -z "${kernel_pkg:-}" || -z "${busybox_pkg:-}" ]]; then
   exit 1
 fi
 
-bootsector_key="$( (recipe build_bootsector; recipe build_container; cat "$src/bootsector.asm"; dpkg-query -W -f '${Version}\n' nasm 2>/dev/null) | hash)"
+sector_key() { (recipe build_sector; recipe build_container; cat "$src/$1.asm"; dpkg-query -W -f '${Version}\n' nasm 2>/dev/null) | hash; }
+bootsector_key="$(sector_key bootsector)"
+counter_key="$(sector_key counter)"
 linux_key="$( (recipe build_linux; recipe build_initramfs; recipe build_container; cat "$src/linux/init" "$src/linux/syslinux.cfg"
   echo "$kernel_pkg"; echo "$busybox_pkg"; tool_versions) | hash)"
 
 bootsector_ref="localhost/virtgate/guest-bootsector:$bootsector_key"
+counter_ref="localhost/virtgate/guest-counter:$counter_key"
 linux_ref="localhost/virtgate/guest-linux:$linux_key"
 bootsector_dir="$guests/bootsector-$bootsector_key"
+counter_dir="$guests/counter-$counter_key"
 linux_dir="$guests/linux-$linux_key"
 bootsector_archive="$images/guest-bootsector-$bootsector_key.tar"
+counter_archive="$images/guest-counter-$counter_key.tar"
 linux_archive="$images/guest-linux-$linux_key.tar"
 
 report() {
   echo "guest-bootsector $bootsector_ref $bootsector_archive $bootsector_dir"
+  echo "guest-counter $counter_ref $counter_archive $counter_dir"
   echo "guest-linux $linux_ref $linux_archive $linux_dir"
 }
 
 if [[ "${1:-}" == "--check" ]]; then
-  for f in "$bootsector_dir/bootsector.img" "$bootsector_archive" "$linux_dir/linux.img" "$linux_archive"; do
+  for f in "$bootsector_dir/bootsector.img" "$bootsector_archive" "$counter_dir/counter.img" "$counter_archive" "$linux_dir/linux.img" "$linux_archive"; do
     [[ -f "$f" ]] || { log "missing $f; build with: bash test/lab/kubevirt/guest-images.sh"; exit 1; }
   done
   report
@@ -141,25 +149,27 @@ build_container() {
   mv "$archive.partial" "$archive"
 }
 
-# --- boot sector guest ---------------------------------------------------------------------
-build_bootsector() {
-  local dir="$bootsector_dir" t=$SECONDS
-  if [[ ! -f "$dir/bootsector.img" ]]; then
-    mkdir -p "$work/bootsector"
-    nasm -f bin -o "$work/bootsector/bootsector.bin" "$src/bootsector.asm"
-    [[ $(stat -c %s "$work/bootsector/bootsector.bin") -eq 512 ]] || { log "bootsector.bin is not 512 bytes"; exit 1; }
+# --- boot sector guests (bootsector, counter): one 512-byte sector on a raw 1 MiB disk ----------
+build_sector() {
+  local role="$1" t=$SECONDS
+  local dir_var="${role}_dir" ref_var="${role}_ref" archive_var="${role}_archive"
+  local dir="${!dir_var}" ref="${!ref_var}" archive="${!archive_var}"
+  if [[ ! -f "$dir/$role.img" ]]; then
+    mkdir -p "$work/$role"
+    nasm -f bin -o "$work/$role/$role.bin" "$src/$role.asm"
+    [[ $(stat -c %s "$work/$role/$role.bin") -eq 512 ]] || { log "$role.bin is not 512 bytes"; exit 1; }
     # A raw 1 MiB disk: the boot sector at LBA 0, zeros after it.
-    cp "$work/bootsector/bootsector.bin" "$work/bootsector/bootsector.img"
-    truncate -s 1M "$work/bootsector/bootsector.img"
-    touch -d "@$SOURCE_DATE_EPOCH" "$work/bootsector/bootsector.img"
+    cp "$work/$role/$role.bin" "$work/$role/$role.img"
+    truncate -s 1M "$work/$role/$role.img"
+    touch -d "@$SOURCE_DATE_EPOCH" "$work/$role/$role.img"
     rm -rf "$dir.partial" && mkdir -p "$dir.partial"
-    cp -p "$work/bootsector/bootsector.img" "$dir.partial/"
+    cp -p "$work/$role/$role.img" "$dir.partial/"
     rm -rf "$dir" && mv "$dir.partial" "$dir"
   fi
-  if [[ ! -f "$bootsector_archive" ]]; then
-    build_container "$bootsector_ref" "$bootsector_archive" "$dir/bootsector.img" /disk/bootsector.img
-    prune_old bootsector "$dir" "$bootsector_archive"
-    log "built $bootsector_ref in $((SECONDS - t)) s ($(stat -c %s "$bootsector_archive") bytes archive)"
+  if [[ ! -f "$archive" ]]; then
+    build_container "$ref" "$archive" "$dir/$role.img" "/disk/$role.img"
+    prune_old "$role" "$dir" "$archive"
+    log "built $ref in $((SECONDS - t)) s ($(stat -c %s "$archive") bytes archive)"
   fi
 }
 
@@ -224,11 +234,12 @@ build_linux() {
   fi
 }
 
-build_bootsector
+build_sector bootsector
+build_sector counter
 build_linux
 # Untag the guest images of earlier inputs.
 bah images --format '{{.Name}}:{{.Tag}}' 2>/dev/null | grep '^localhost/virtgate/guest-' | while read -r old; do
-  case " $bootsector_ref $linux_ref " in
+  case " $bootsector_ref $counter_ref $linux_ref " in
     *" $old "*) ;;
     *) bah rmi "$old" >/dev/null 2>&1 || true ;;
   esac

@@ -33,6 +33,8 @@ export interface LinuxGuestImage extends GuestImage {
 
 export interface GuestImages {
   bootsector: GuestImage;
+  /** counter.asm: one boot line, then a count every second (the live migration test's guest). */
+  counter: GuestImage;
   linux: LinuxGuestImage;
 }
 
@@ -57,6 +59,13 @@ export function parseLinuxGuestLine(consoleLog: string): LinuxGuestLine | undefi
 }
 
 /** True once the boot sector guest's marker stands on a line of its own in a console log. */
+/** The counter guest's console: how often it booted and the counts it wrote, in order. */
+export function readCounter(consoleLog: string): { boots: number; counts: number[] } {
+  const boots = (consoleLog.match(/^VIRTGATE-COUNTER-BOOT\r?$/gm) ?? []).length;
+  const counts = [...consoleLog.matchAll(/^VIRTGATE-COUNTER (\d+)\r?$/gm)].map((m) => Number(m[1]));
+  return { boots, counts };
+}
+
 export function hasBootsectorMarker(consoleLog: string): boolean {
   return /^VIRTGATE-GUEST-OK\r?$/m.test(consoleLog);
 }
@@ -86,6 +95,8 @@ export async function buildGuestImages(options: { check?: boolean } = {}): Promi
     const base = { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
     if (role === 'guest-bootsector') {
       found.bootsector = { ...base, disk: path.join(dir, 'bootsector.img'), diskPathInImage: '/disk/bootsector.img' };
+    } else if (role === 'guest-counter') {
+      found.counter = { ...base, disk: path.join(dir, 'counter.img'), diskPathInImage: '/disk/counter.img' };
     } else if (role === 'guest-linux') {
       found.linux = {
         ...base,
@@ -99,6 +110,6 @@ export async function buildGuestImages(options: { check?: boolean } = {}): Promi
       };
     }
   }
-  if (!found.bootsector || !found.linux) throw new Error(`guest-images.sh printed no guests:\n${result.stdout}`);
+  if (!found.bootsector || !found.counter || !found.linux) throw new Error(`guest-images.sh printed no guests:\n${result.stdout}`);
   return found as GuestImages;
 }

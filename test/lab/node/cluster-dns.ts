@@ -40,12 +40,11 @@ async function createOrKeep(create: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Deploys CoreDNS with `image` behind `clusterIP` (the kubelets' clusterDNS) and waits until its pod is Ready (its kubernetes plugin synced). */
-export async function deployClusterDns(admin: KubeConfig, image: string, clusterIP: string = NODE_LAYOUT.clusterDns, timeoutMs = 120_000): Promise<void> {
+/** Deploys CoreDNS with `image` in `namespace`, behind `clusterIP` (the kubelets' clusterDNS), and waits until its pod is Ready (its kubernetes plugin synced). */
+export async function deployClusterDns(admin: KubeConfig, image: string, clusterIP: string = NODE_LAYOUT.clusterDns, namespace: string = DNS_NAMESPACE, timeoutMs = 120_000): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
   const apps = admin.makeApiClient(AppsV1Api);
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
-  const namespace = DNS_NAMESPACE;
   await ensureNamespace(admin, namespace);
   await createOrKeep(() => core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: NAME } } }));
   // What CoreDNS's kubernetes plugin lists and watches (pod records are off: no pods).

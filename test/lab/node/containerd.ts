@@ -34,6 +34,25 @@ export interface Containerd {
 }
 
 /**
+ * Gives every imported image its digest reference too (`<repository>@sha256:<manifest>`), as a
+ * pull through the CRI records both names. `ctr images import` records only the tag, and the CRI
+ * reports the digest form as the container's image (its repo digest): what KubeVirt copies into a
+ * migration's target pod, which another node then finds only under that name.
+ */
+export async function addDigestReferences(containerd: Pick<Containerd, 'ctr'>): Promise<void> {
+  const listing = await containerd.ctr(['images', 'ls']);
+  const names = new Set(listing.split('\n').slice(1).map((line) => line.split(/\s+/)[0]));
+  for (const line of listing.split('\n').slice(1)) {
+    const [ref, , digest] = line.split(/\s+/);
+    if (!ref || !digest?.startsWith('sha256:') || ref.includes('@') || ref.startsWith('sha256:')) continue;
+    const tagAt = ref.lastIndexOf(':');
+    const repository = tagAt > ref.lastIndexOf('/') ? ref.slice(0, tagAt) : ref;
+    const digested = `${repository}@${digest}`;
+    if (!names.has(digested)) await containerd.ctr(['images', 'tag', ref, digested]);
+  }
+}
+
+/**
  * containerd with its CRI plugin, all of its state under the node's directory, runc as the only
  * runtime (crun refuses this cgroup v1 hybrid layout: "cgroups in hybrid mode not supported").
  */

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOTSECTOR_MARKER, LINUX_MARKER, buildGuestImages, hasBootsectorMarker, parseLinuxGuestLine, type GuestImages } from '../guest-images.ts';
+import { BOOTSECTOR_MARKER, LINUX_MARKER, buildGuestImages, hasBootsectorMarker, parseLinuxGuestLine, readCounter, type GuestImages } from '../guest-images.ts';
 
 const QEMU = 'qemu-system-x86_64';
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -126,6 +126,16 @@ describe('guests under plain QEMU (TCG)', () => {
     expect(run.log).toContain(`\r\n${BOOTSECTOR_MARKER}\r\n`);
   }, 90_000);
 
+  it('the counter guest says it booted once, then counts one a second on COM1', async () => {
+    needGuests({ qemu: true });
+    expect((await readFile(guests.counter.disk)).readUInt16BE(510), 'boot signature 55 AA').toBe(0x55aa);
+    const run = await boot('counter', virtioDisk(guests.counter.disk), (log) => readCounter(log).counts.length >= 5, { timeoutMs: 60_000 });
+    const { boots, counts } = readCounter(run.log);
+    expect(boots).toBe(1);
+    // Consecutive from 1: the guest's own seconds (BIOS timer ticks), none skipped or repeated.
+    expect(counts.slice(0, 5)).toEqual([1, 2, 3, 4, 5]);
+  }, 90_000);
+
   it('the Linux guest boots from its disk (SeaBIOS, SYSLINUX, Debian kernel, busybox init) and says who it is', async () => {
     needGuests({ qemu: true });
     const uuid = '6c1e2d44-5d0b-4f0e-9a52-0a3f1e7b9c21';
@@ -196,6 +206,15 @@ describe('containerDisk images', () => {
     expect([...img.files.keys()].filter((f) => f.startsWith('/disk/'))).toEqual([guests.bootsector.diskPathInImage]);
     expect(img.files.get(guests.bootsector.diskPathInImage)).toMatchObject({ mode: '-r--r--r--', owner: '107/107' });
     expect(await sha256(img.contents.get(guests.bootsector.diskPathInImage)!)).toBe(await sha256(guests.bootsector.disk));
+  }, 60_000);
+
+  it('guest-counter: the raw disk alone in /disk, 107:107, read-only', async () => {
+    needGuests({ qemu: false });
+    const img = await imageFiles(guests.counter.archive, [guests.counter.diskPathInImage]);
+    expect(img.manifest.RepoTags).toEqual([guests.counter.ref]);
+    expect([...img.files.keys()].filter((f) => f.startsWith('/disk/'))).toEqual([guests.counter.diskPathInImage]);
+    expect(img.files.get(guests.counter.diskPathInImage)).toMatchObject({ mode: '-r--r--r--', owner: '107/107' });
+    expect(await sha256(img.contents.get(guests.counter.diskPathInImage)!)).toBe(await sha256(guests.counter.disk));
   }, 60_000);
 
   it('guest-linux: the raw disk alone in /disk, kernel and initramfs in /boot, 107:107, no entrypoint', async () => {
