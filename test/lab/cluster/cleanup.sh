@@ -63,12 +63,7 @@ iptables -t filter -F VGCL-HOST-EGRESS 2>/dev/null
 iptables -t filter -X VGCL-HOST-EGRESS 2>/dev/null
 
 # 5. Kernel settings the kubelets changed, back to what they were before the first start.
-if [[ -f "$VGCL_SYSCTL_BACKUP" ]]; then
-  while read -r key value; do
-    [[ -n "$key" ]] && sysctl -q -w "$key=$value" >/dev/null 2>&1
-  done < "$VGCL_SYSCTL_BACKUP"
-  rm -f "$VGCL_SYSCTL_BACKUP"
-fi
+bash "$(dirname "${BASH_SOURCE[0]}")/../node/restore-sysctls.sh" "$VGCL_SYSCTL_BACKUP"
 
 # 6. The directory, never crossing into a mount that is somehow still there.
 rm -rf --one-file-system "$VGCL_ROOT" 2>/dev/null

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { execa } from 'execa';
-import { ControlPlane, type ControlPlaneInfo } from '../controlplane/control-plane.ts';
+import type { ControlPlane, ControlPlaneInfo } from '../controlplane/control-plane.ts';
 import { writeKubeconfig } from '../controlplane/kubeconfig.ts';
 import { issueCertificate } from '../controlplane/pki.ts';
 import type { ManagedProcess } from '../controlplane/process.ts';
@@ -14,7 +14,7 @@ import { type BuiltImages } from '../node/images.ts';
 import { startKubeProxy } from '../node/kube-proxy.ts';
 import { startKubelet } from '../node/kubelet.ts';
 import type { NodeHost } from '../node/layout.ts';
-import { assertRunning, CONTROLLERS, startCleanupWatchdog } from '../node/real-node.ts';
+import { assertRunning, startCleanupWatchdog, startWorkloadControlPlane } from '../node/real-node.ts';
 import { backupKubeletSysctls } from '../node/sysctls.ts';
 import { cgroupRoot, CLUSTER_LAYOUT, type ClusterNodeLayout, clusterEnv, enterNode, nodeRoot } from './layout.ts';
 
@@ -92,17 +92,7 @@ export class RealCluster {
     let plane: ControlPlane | undefined;
     const processes: ManagedProcess[] = [];
     try {
-      plane = await ControlPlane.start(binDir, {
-        address: CLUSTER_LAYOUT.controlPlaneAddress,
-        controllers: CONTROLLERS,
-        serviceCidr: CLUSTER_LAYOUT.serviceRange,
-        aggregation: true,
-        auditRequestBodies: [
-          { group: '', resources: ['nodes', 'nodes/status'] },
-          { group: 'virtgate.io', resources: ['nodevalidations', 'nodevalidations/status'] },
-        ],
-      });
-      await Promise.all([plane.startScheduler(), plane.startControllerManager()]);
+      plane = await startWorkloadControlPlane(binDir, CLUSTER_LAYOUT.controlPlaneAddress, CLUSTER_LAYOUT.serviceRange);
       const { server, caFile } = plane.info;
       const pkiDir = path.join(plane.info.dir, 'pki');
       const [proxyCert, proxyKey] = await issueCertificate(pkiDir, 'kube-proxy', '/CN=system:kube-proxy');

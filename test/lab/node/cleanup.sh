@@ -82,12 +82,7 @@ done
 rm -rf /var/log/pods/"$VGNODE_NAMESPACE_PREFIX"* /var/log/containers/*_"$VGNODE_NAMESPACE_PREFIX"*_* 2>/dev/null
 
 # 6. Kernel settings the kubelet changed, back to what they were before the first start.
-if [[ -f "$VGNODE_SYSCTL_BACKUP" ]]; then
-  while read -r key value; do
-    [[ -n "$key" ]] && sysctl -q -w "$key=$value" >/dev/null 2>&1
-  done < "$VGNODE_SYSCTL_BACKUP"
-  rm -f "$VGNODE_SYSCTL_BACKUP"
-fi
+bash "$(dirname "${BASH_SOURCE[0]}")/restore-sysctls.sh" "$VGNODE_SYSCTL_BACKUP"
 
 # 7. The directory, never crossing into a mount that is somehow still there.
 rm -rf --one-file-system "$VGNODE_ROOT" 2>/dev/null

@@ -31,7 +31,7 @@ export interface RealNodeInfo {
 }
 
 /** kube-controller-manager's controllers a node with DaemonSets, Deployments, Jobs and Services needs. */
-export const CONTROLLERS = [
+const CONTROLLERS = [
   'garbage-collector-controller',
   'daemonset-controller',
   'deployment-controller',
@@ -47,6 +47,32 @@ export const CONTROLLERS = [
   // A namespace the tests delete (KubeVirt's VMs) goes only through this controller.
   'namespace-controller',
 ];
+
+/**
+ * The control plane a cluster of real kubelets needs (the real node's, the three-node cluster's):
+ * on `address`, with the controllers workloads need, the aggregation layer for KubeVirt's virt-api,
+ * the audit log keeping what each write to a Node and its report set (the node faults read it,
+ * test/lab/support/audit-flaps.ts), and the scheduler and controller manager ready.
+ */
+export async function startWorkloadControlPlane(binDir: string, address: string, serviceCidr: string): Promise<ControlPlane> {
+  const plane = await ControlPlane.start(binDir, {
+    address,
+    controllers: CONTROLLERS,
+    serviceCidr,
+    aggregation: true,
+    auditRequestBodies: [
+      { group: '', resources: ['nodes', 'nodes/status'] },
+      { group: 'virtgate.io', resources: ['nodevalidations', 'nodevalidations/status'] },
+    ],
+  });
+  try {
+    await Promise.all([plane.startScheduler(), plane.startControllerManager()]);
+  } catch (error) {
+    await plane.stop();
+    throw error;
+  }
+  return plane;
+}
 
 export async function runCleanup(): Promise<void> {
   await execa('bash', [path.join(HERE, 'cleanup.sh')], { env: layoutEnv(), timeout: 120_000, reject: false });
@@ -96,19 +122,7 @@ export class RealNode {
     let plane: ControlPlane | undefined;
     const processes: ManagedProcess[] = [];
     try {
-      plane = await ControlPlane.start(binDir, {
-        address: NODE_LAYOUT.gateway,
-        controllers: CONTROLLERS,
-        serviceCidr: NODE_LAYOUT.serviceRange,
-        aggregation: true,
-        // The node faults read what each write to the Node and its report set (test/lab/support/audit-flaps.ts).
-        auditRequestBodies: [
-          { group: '', resources: ['nodes', 'nodes/status'] },
-          { group: 'virtgate.io', resources: ['nodevalidations', 'nodevalidations/status'] },
-        ],
-      });
-      await plane.startScheduler();
-      await plane.startControllerManager();
+      plane = await startWorkloadControlPlane(binDir, NODE_LAYOUT.gateway, NODE_LAYOUT.serviceRange);
       const { server, caFile } = plane.info;
       const pkiDir = path.join(plane.info.dir, 'pki');
       const [nodeCert, nodeKey] = await issueCertificate(pkiDir, 'kubelet-client', `/O=system:nodes/CN=system:node:${NODE_LAYOUT.nodeName}`);
