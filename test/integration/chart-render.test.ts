@@ -77,6 +77,7 @@ describe('values.schema.json rejects bad values with a message that names them',
     ['a misspelt testFramework key', ['--set', 'testFramework.enabeld=false'], "at '/testFramework': additional properties 'enabeld' not allowed"],
     ['a helm test that would not wait for the aggregator', ['--set', 'testFramework.aggregatorWaitSeconds=0'], "at '/testFramework/aggregatorWaitSeconds': minimum: got 0, want 5"],
     ['a misspelt crds key', ['--set', 'crds.instal=false'], "at '/crds': additional properties 'instal' not allowed"],
+    ['a shutdown delay past the pod\'s grace', ['--set', 'aggregator.shutdownDelaySeconds=25'], "at '/aggregator/shutdownDelaySeconds'"],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -180,6 +181,11 @@ describe('helm template with the defaults', () => {
     ]);
     expect(container?.livenessProbe?.httpGet?.path).toBe('/healthz');
     expect(container?.readinessProbe?.httpGet?.path).toBe('/readyz');
+    // Serves on while kube-proxy drops the stopping pod's endpoint (upgrade.test.ts on three nodes: no poll refused).
+    expect(container?.lifecycle).toEqual({ preStop: { sleep: { seconds: 5 } } });
+    expect(pod?.terminationGracePeriodSeconds ?? 30).toBeGreaterThan(20);
+    const withoutDelay = findManifest<V1Deployment>(await render(['--set', 'aggregator.shutdownDelaySeconds=0']), 'Deployment', 'virtgate-aggregator');
+    expect(withoutDelay.spec?.template.spec?.containers[0]?.lifecycle).toBeUndefined();
     const service = findManifest<{ spec: { selector: Record<string, string>; ports: Array<{ port: number; targetPort: string }> } }>(
       objects,
       'Service',
