@@ -195,6 +195,35 @@ describe('nodes.migration-pairs: targets by vendor, features and the kernel USO 
     expect(absent.message).not.toMatch(/must live-migrate/);
   });
 
+  it("gives every node's drain figure, stranded or not: the running VMs KubeVirt must live-migrate off it", () => {
+    const vmis = listed(
+      vmi('a-1', 'intel-a'),
+      vmi('a-2', 'intel-a'),
+      vmi('a-manual', 'intel-a', 'Running', 'None'),
+      vmi('a-pending', 'intel-a', 'Scheduling'),
+      vmi('b-1', 'intel-b'),
+      vmi('amd-1', 'amd-a'),
+    );
+    const { check } = migration(cluster([{ name: 'intel-a' }, { name: 'intel-b' }, { name: 'amd-a', vendor: 'amd' }], vmis));
+    // Hand-counted: intel-a has two LiveMigrate VMs running (not the None one, not the pending one).
+    expect(check.evidence).toMatchObject({ vmis: { liveMigrateOnStranded: 1, liveMigrateOnDrain: { 'intel-a': 2, 'intel-b': 1, 'amd-a': 1 } } });
+    expect(Object.keys((check.evidence.vmis as { liveMigrateOnDrain: object }).liveMigrateOnDrain)).toEqual(['intel-a', 'amd-a', 'intel-b']);
+    expect(check.evidence.vmis).not.toHaveProperty('liveMigrateOnDrainUnlisted');
+  });
+
+  it('lists at most 20 drain figures, the largest, and counts the rest', () => {
+    const many = Array.from({ length: 25 }, (_, i) => `intel-${String(i).padStart(2, '0')}`);
+    // Node i runs i + 1 VMs: the 20 listed are intel-05 .. intel-24.
+    const vmis = listed(...many.flatMap((name, i) => Array.from({ length: i + 1 }, (_, k) => vmi(`${name}-${k}`, name))));
+    const { check } = migration(cluster(many.map((name) => ({ name })), vmis));
+    const figures = (check.evidence.vmis as { liveMigrateOnDrain: Record<string, number> }).liveMigrateOnDrain;
+    expect(Object.keys(figures)).toHaveLength(20);
+    expect(figures['intel-24']).toBe(25);
+    expect(figures['intel-05']).toBe(6);
+    expect(figures['intel-04']).toBeUndefined();
+    expect(check.evidence.vmis).toMatchObject({ liveMigrateOnDrainUnlisted: 5 });
+  });
+
   it("a VMI without its own eviction strategy follows the KubeVirt CR's spec.configuration.evictionStrategy", () => {
     const vmis = listed(vmi('default-strategy', 'amd-a', 'Running', null), vmi('manual', 'amd-a', 'Running', 'None'));
     const nodes = [{ name: 'intel-a' }, { name: 'intel-b' }, { name: 'amd-a', vendor: 'amd' as const }];

@@ -65,7 +65,8 @@ export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.r
  * otherwise warn, naming each stranded node and what it lacks a partner for, and — where
  * KubeVirt's VMIs are read — how many running VMs must live-migrate when it is drained
  * (model/vmi.ts mustLiveMigrate): KubeVirt refuses their eviction until a migration moves them, so
- * the drain cannot finish.
+ * the drain cannot finish. The evidence also holds every node's drain figure (`liveMigrateOnDrain`),
+ * stranded or not: how many running VMs a drain of it makes KubeVirt live-migrate.
  */
 export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): GateCheck<'nodes.migration-pairs'> {
   const id = 'nodes.migration-pairs';
@@ -82,7 +83,7 @@ export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Gate
     stranded: firstFew(stranded.map((item) => item.line), 10).map((line) => clip(line, 400)),
     featureSources: countBy(plan.nodes.map((node) => node.source ?? 'none')),
     unverified: firstFew(plan.nodes.filter((node) => node.unverifiedTargets > 0).map((node) => node.name)),
-    vmis: vmis.state === 'listed' ? { state: 'listed', total: vmis.total, liveMigrateOnStranded: atRisk } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
+    vmis: vmis.state === 'listed' ? { state: 'listed', total: vmis.total, liveMigrateOnStranded: atRisk, ...drainFigures(vmis.liveMigrateByNode) } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
   };
   if (plan.nodes.length === 0) return { id, status: 'unknown', message: 'no ready nodes to pair', evidence };
   if (stranded.length === 0) {
@@ -97,6 +98,19 @@ export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Gate
     status: 'warn',
     message: `${plural(stranded.length, 'ready node has', 'ready nodes have')} no live-migration target (${stranded.length === 1 ? 'its' : 'their'} VMs cannot move when ${stranded.length === 1 ? 'it is' : 'they are'} drained or upgraded): ${clip(stranded.slice(0, 3).map((item) => item.line).join('; '), 900)}${stranded.length > 3 ? ` (+${stranded.length - 3} more)` : ''}.${vmNote}`,
     evidence,
+  };
+}
+
+/** Nodes whose drain would live-migrate VMs, most first (ties by name); at most this many are listed. */
+const MAX_DRAIN_FIGURES = 20;
+
+/** `liveMigrateOnDrain` (node → running VMs a drain of it live-migrates) and, beyond the listed nodes, `liveMigrateOnDrainUnlisted`. */
+function drainFigures(byNode: ReadonlyMap<string, number>): JsonObject {
+  const nodes = [...byNode].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  const listed = nodes.slice(0, MAX_DRAIN_FIGURES);
+  return {
+    liveMigrateOnDrain: Object.fromEntries(listed.map(([name, count]) => [clip(name, 253), count])),
+    ...(nodes.length > listed.length ? { liveMigrateOnDrainUnlisted: nodes.length - listed.length } : {}),
   };
 }
 
