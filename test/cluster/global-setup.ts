@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { TestProject } from 'vitest/node';
 import { RealCluster } from '../lab/cluster/cluster.ts';
 import { clusterLeftovers } from '../lab/cluster/leftovers.ts';
+import { previousRelease } from '../lab/cluster/previous-release.ts';
 import type { ClusterContext } from '../lab/cluster/use.ts';
 import { locateBinaries } from '../lab/controlplane/binaries.ts';
 import { locateKubevirt } from '../lab/kubevirt/binaries.ts';
@@ -27,12 +28,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const start = () => {
     starting ??= (async () => {
       const kubevirt = await locateKubevirt();
-      const [kubevirtImages, guests] = [await buildKubevirtImages(), await buildGuestImages()];
-      // Every node holds KubeVirt's images and the guests': the nodes pull nothing.
+      const [kubevirtImages, guests, previous] = [await buildKubevirtImages(), await buildGuestImages(), await previousRelease()];
+      // Every node holds KubeVirt's images and the guests': the nodes pull nothing. The previous
+      // release's are imported by the one file that runs them (upgrade.test.ts).
       const extra = [...Object.values(kubevirtImages), guests.bootsector, guests.counter].map((image) => image.archive);
       const cluster = await RealCluster.start(await locateBinaries(), await buildImages(), extra);
       process.stderr.write(`[cluster] three nodes Ready in ${cluster.info.startupMs} ms (API server ${cluster.info.controlPlane.server})\n`);
-      const context: ClusterContext = { ...cluster.info, kubevirt: { ...kubevirt, guests: { bootsector: guests.bootsector.ref, counter: guests.counter.ref } } };
+      const context: ClusterContext = { ...cluster.info, kubevirt: { ...kubevirt, guests: { bootsector: guests.bootsector.ref, counter: guests.counter.ref } }, previousRelease: previous };
       return { cluster, context };
     })();
     return starting;

@@ -28,6 +28,8 @@ const [FIRST, SECOND, THIRD] = CLUSTER_LAYOUT.nodes.map((n) => n.name) as [strin
 /** At least six, as the issue asks: three per ready node if the scheduler spreads them evenly. */
 const BATCH = 6;
 const TUN = '/dev/net/tun';
+/** The VMs the drain claim places on the node it drains. */
+const DRAIN_VMS = ['drain-1', 'drain-2'];
 /** Nodes whose device this file hid, given back in afterAll. */
 const failed: string[] = [];
 const MIGRATIONS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachineinstancemigrations' } as const;
@@ -35,6 +37,26 @@ const MIGRATIONS = { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachin
 /** Every virt-launcher pod of a VMI (a migration has two: the source's and the target's). */
 async function launcherPods(vmiUid: string): Promise<V1Pod[]> {
   return (await core.listNamespacedPod({ namespace: VM_NS, labelSelector: `kubevirt.io/created-by=${vmiUid}` })).items;
+}
+
+/** VMIs of this file, with the fields the drain claim reads. */
+interface VmiView { metadata?: { name?: string }; spec?: { evictionStrategy?: string }; status?: { phase?: string; nodeName?: string } }
+async function listVmis(): Promise<VmiView[]> {
+  return ((await custom.listNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', plural: 'virtualmachineinstances', namespace: VM_NS })) as { items: VmiView[] }).items;
+}
+
+interface MigrationView { metadata?: { name?: string }; spec?: { vmiName?: string }; status?: { phase?: string; migrationState?: { sourceNode?: string; targetNode?: string } } }
+async function listMigrations(): Promise<MigrationView[]> {
+  return ((await custom.listNamespacedCustomObject({ ...MIGRATIONS, namespace: VM_NS })) as { items: MigrationView[] }).items;
+}
+
+/** One check of the aggregator's gate, read as a user's script reads it (`/api/v1/gate`). */
+interface GateCheckView { id: string; status: string; message: string; evidence?: { vmis?: { liveMigrateOnDrain?: Record<string, number> } } }
+async function gateCheck(id: string): Promise<GateCheckView | undefined> {
+  const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
+  const url = `http://${service.spec?.clusterIP}:${service.spec?.ports?.[0]?.port}/api/v1/gate`;
+  const gate = (await (await fetch(url, { signal: AbortSignal.timeout(5000) })).json()) as { checks?: GateCheckView[] };
+  return gate.checks?.find((c) => c.id === id);
 }
 
 /** The guest console's lines with the kubelet's arrival time of each (`kubectl logs --timestamps`). */
@@ -144,7 +166,7 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
 
   it('live migration: KubeVirt moves a running VMI to the other ready node, and its guest counts on there without a restart', async () => {
     const name = 'counting';
-    await createVmi(custom, tinyVmi({ name, namespace: VM_NS, image: cluster.kubevirt.guests.counter }));
+    await createVmi(custom, tinyVmi({ name, namespace: VM_NS, image: cluster.kubevirt.guests.counter, evictionStrategy: 'LiveMigrate' }));
     const running = await waitFor(`VMI ${name} Running and LiveMigratable`, async () => {
       const vmi = await readVmi(custom, VM_NS, name);
       if (vmi.status?.phase === 'Failed') throw new Error(`VMI ${name} Failed: ${JSON.stringify(vmi.status)}`);
@@ -204,6 +226,60 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
     log(`migration ${source} -> ${target} in ${figures.migrationMs} ms; guest: ${figures.migrationCounts ?? 'source console gone'} (${figures.migrationGuestGapMs ?? '?'} ms apart)`);
   }, 900_000);
 
+  it("drain: kubectl drain of a ready node live-migrates its LiveMigrate VMs to the other ready node, never to the failed one, as many as the gate's drain figure said", async () => {
+    // The batch has served; the node drained holds only VMs of this claim (and the counting one if it is there).
+    await run(['-n', VM_NS, 'delete', 'vmi', ...Array.from({ length: BATCH }, (_, i) => `batch-${i + 1}`), '--wait=true', '--timeout=120s']);
+    // Two more VMs on the node to drain: the other ready node is cordoned while they are placed.
+    await run(['cordon', FIRST]);
+    try {
+      for (const name of DRAIN_VMS) await createVmi(custom, tinyVmi({ name, namespace: VM_NS, image: cluster.kubevirt.guests.bootsector, evictionStrategy: 'LiveMigrate' }));
+      for (const name of DRAIN_VMS) {
+        await waitFor(`VMI ${name} Running on ${SECOND}`, async () => {
+          const vmi = await readVmi(custom, VM_NS, name);
+          if (vmi.status?.phase === 'Failed') throw new Error(`VMI ${name} Failed: ${JSON.stringify(vmi.status)}`);
+          return vmi.status?.phase === 'Running' ? vmi : undefined;
+        }, 300_000, 500);
+        expect((await readVmi(custom, VM_NS, name)).status?.nodeName).toBe(SECOND);
+      }
+    } finally {
+      await run(['uncordon', FIRST]);
+    }
+    // Counted here from KubeVirt's objects, not by virtgate: the running LiveMigrate VMIs on the node.
+    const onSecond = (await listVmis()).filter((v) => v.status?.nodeName === SECOND && v.status?.phase === 'Running' && v.spec?.evictionStrategy === 'LiveMigrate');
+    const expected = onSecond.map((v) => v.metadata?.name ?? '').sort();
+    expect(expected.length).toBeGreaterThanOrEqual(DRAIN_VMS.length);
+    const figure = await waitFor(`the gate's drain figure for ${SECOND} to count its ${expected.length} VMs`, async () => {
+      const drain = (await gateCheck('nodes.migration-pairs'))?.evidence?.vmis?.liveMigrateOnDrain?.[SECOND];
+      return drain === expected.length ? drain : undefined;
+    }, 120_000, 1000);
+    const before = new Set((await listMigrations()).map((m) => m.metadata?.name));
+
+    const started = Date.now();
+    await run(['drain', SECOND, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=240s']);
+    figures.drainMs = Date.now() - started;
+    try {
+      // KubeVirt's own record of the drain: one migration per VM, each off the drained node, each Succeeded.
+      const made = (await listMigrations()).filter((m) => !before.has(m.metadata?.name));
+      log(`drain of ${SECOND} (${figure} VMs by the gate) in ${figures.drainMs} ms: ${made.map((m) => `${m.spec?.vmiName} ${m.status?.phase} ${m.status?.migrationState?.sourceNode}->${m.status?.migrationState?.targetNode}`).join(', ')}`);
+      expect(made.map((m) => m.spec?.vmiName ?? '').sort()).toEqual(expected);
+      for (const migration of made) {
+        expect(migration.status?.phase, migration.metadata?.name).toBe('Succeeded');
+        expect(migration.status?.migrationState).toMatchObject({ sourceNode: SECOND, targetNode: FIRST });
+      }
+      expect(made).toHaveLength(figure);
+      // Every one runs on, on the other ready node; none on the one virtgate failed, and no launcher is left on the drained node.
+      for (const name of expected) {
+        const vmi = await readVmi(custom, VM_NS, name);
+        expect(vmi.status, name).toMatchObject({ phase: 'Running', nodeName: FIRST });
+      }
+      const left = (await core.listNamespacedPod({ namespace: VM_NS, fieldSelector: `spec.nodeName=${SECOND}` })).items.filter((p) => p.status?.phase === 'Running');
+      expect(left.map((p) => p.metadata?.name)).toEqual([]);
+      expect((await listVmis()).filter((v) => v.status?.nodeName === THIRD)).toEqual([]);
+    } finally {
+      await run(['uncordon', SECOND]);
+    }
+  }, 900_000);
+
   it('with the only other ready node failed, the gate names the stranded node, and KubeVirt cannot place a migration off it', async () => {
     const vmi = await readVmi(custom, VM_NS, 'counting');
     const stranded = vmi.status?.nodeName ?? '';
@@ -220,11 +296,8 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
     await waitFor(`virt-handler to leave ${other}`, async () => ((await handlerPods()).every((p) => p.spec?.nodeName !== other) ? true : undefined), 300_000, 500);
     figures.schedulableLabelAfterHandlerLeft = (await nodeView(core, other)).labels['kubevirt.io/schedulable'] ?? 'absent';
 
-    const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
-    const gateUrl = `http://${service.spec?.clusterIP}:${service.spec?.ports?.[0]?.port}/api/v1/gate`;
     const pairs = await waitFor('the gate to find the stranded node', async () => {
-      const gate = (await (await fetch(gateUrl, { signal: AbortSignal.timeout(5000) })).json()) as { checks?: Array<{ id: string; status: string; message: string }> };
-      const check = gate.checks?.find((c) => c.id === 'nodes.migration-pairs');
+      const check = await gateCheck('nodes.migration-pairs');
       return check?.status === 'warn' && check.message.includes(stranded) ? check : undefined;
     }, 180_000, 1000);
     expect(pairs.message).toMatch(new RegExp(`${stranded} \\([^)]*\\): no other ready \\w+ node`));

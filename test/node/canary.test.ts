@@ -1,6 +1,6 @@
 /**
- * The VM canary on the real node with real KubeVirt v1.9.0 (useEmulation, installed once by
- * test/lab/kubevirt/install.ts and reused by every scenario), virtgate installed by helm from the
+ * The VM canary on the real node with real KubeVirt v1.9.0 (useEmulation, installed once for the
+ * node project by test/lab/kubevirt/shared.ts and reused by every scenario), virtgate installed by helm from the
  * chart with `canary.enabled=true`. Each run is a Job made from the chart's CronJob
  * (test/lab/node/canary-job.ts), so the chart's pod spec, ServiceAccount and RBAC are what runs;
  * the lab runs no cronjob controller, so the schedule never starts a run of its own.
@@ -18,16 +18,16 @@ import { mergePatch } from '../lab/chart/cluster.ts';
 import { CHART_DIR, findManifest, helm, helmOk, renderChart } from '../lab/chart/helm.ts';
 import { PrometheusServer } from '../lab/e2e/prometheus-server.ts';
 import { KUBEVIRT_NAMESPACE, kubectl } from '../lab/kubevirt/deploy.ts';
-import { type InstalledKubevirt, installKubevirt, KUBEVIRT_CR } from '../lab/kubevirt/install.ts';
+import { KUBEVIRT_CR } from '../lab/kubevirt/install.ts';
 import { guestConsole, launcherPod } from '../lab/kubevirt/vmi.ts';
 import { VmiRecorder } from '../lab/kubevirt/vmi-recorder.ts';
 import { type CanaryJobRun, runCanaryJob } from '../lab/node/canary-job.ts';
+import { useKubevirt } from '../lab/node/control.ts';
 import { NODE_LAYOUT } from '../lab/node/layout.ts';
 import { imageValues, NS, readyPod, RELEASE } from '../lab/node/release.ts';
 import { waitFor } from '../lab/support/wait.ts';
 
 const node = inject('realNode');
-const kubevirt = inject('kubevirt');
 const admin = new KubeConfig();
 admin.loadFromFile(node.controlPlane.adminKubeconfig);
 const core = admin.makeApiClient(CoreV1Api);
@@ -52,7 +52,6 @@ const FILLER_BOOT_TIMEOUT = '5s';
 
 const runs: CanaryJobRun[] = [];
 let recorder: VmiRecorder | undefined;
-let installed: InstalledKubevirt | undefined;
 let prometheus: PrometheusServer | undefined;
 /** Per run or per VMI, for docs/canary.md (printed in afterAll). */
 const figures = { cpuSeconds: [] as number[], vmSeconds: [] as number[], markerSeconds: [] as number[], canaryMarkerSeconds: [] as number[], runSeconds: [] as number[] };
@@ -162,7 +161,11 @@ async function canary(flags: Record<string, string> = {}, during?: Parameters<ty
 beforeAll(async () => {
   await installVirtgate(true, 'install');
   await waitReady(true);
-  installed = await installKubevirt({ run, custom, kubevirt, nodeName: node.nodeName, useEmulation: true, workloadsNodeSelector: READY, log });
+  // Installed once for the node project (test/lab/kubevirt/shared.ts): by this file or by kubevirt.test.ts.
+  const kubevirtUse = await useKubevirt();
+  if (kubevirtUse.installedByThisCall) log(`KubeVirt installed in ${kubevirtUse.deployMs} ms`);
+  await waitFor('virt-handler Ready on the node', async () => ((await core.listNamespacedPod({ namespace: KUBEVIRT_NAMESPACE, labelSelector: 'kubevirt.io=virt-handler' })).items
+    .some((p) => !p.metadata?.deletionTimestamp && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? true : undefined), 300_000, 500);
   await waitFor('virt-handler to label the node kubevirt.io/schedulable=true', async () => ((await core.readNode({ name: node.nodeName })).metadata?.labels?.['kubevirt.io/schedulable'] === 'true' ? true : undefined), 240_000, 500);
   recorder = new VmiRecorder(admin, CANARY_NS);
   await recorder.start();
@@ -174,7 +177,6 @@ afterAll(async () => {
   await prometheus?.stop();
   const step = (what: string, args: string[]) => run(args).catch((e: Error) => log(`${what}: ${e.message}`));
   await step('VMIs', ['-n', CANARY_NS, 'delete', 'vmi', '--all', '--wait=true', '--timeout=120s']);
-  await installed?.uninstall();
   await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
 }, 900_000);
 

@@ -160,14 +160,20 @@ beforeAll(async () => {
   await core.patchNode({ name: node.nodeName, body: { metadata: { labels: FOREIGN_LABELS }, spec: { taints: FOREIGN_TAINTS } } }, strategicMergePatch);
 });
 
+/** The node as this file found it, for the project's later files: the foreign label and taint go. */
 afterAll(async () => {
-  await core
-    .patchNode(
-      { name: node.nodeName, body: { metadata: { labels: { 'team.example.com/owner': null } }, spec: { taints: [{ key: 'example.com/dedicated', effect: 'PreferNoSchedule', $patch: 'delete' }] } } },
-      strategicMergePatch,
-    )
-    .catch(() => undefined);
-  await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
+  try {
+    // A Node's taints are one list (no merge key): it is written whole, minus the foreign taints, at the version read.
+    const current = await core.readNode({ name: node.nodeName });
+    const foreign = new Set(FOREIGN_TAINTS.map((t) => `${t.key}:${t.effect}`));
+    const taints = (current.spec?.taints ?? []).filter((t) => !foreign.has(`${t.key}:${t.effect}`));
+    const labels = Object.fromEntries(Object.keys(FOREIGN_LABELS).map((key) => [key, null]));
+    await core.patchNode({ name: node.nodeName, body: { metadata: { labels, resourceVersion: current.metadata?.resourceVersion }, spec: { taints } } }, strategicMergePatch);
+  } finally {
+    await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
+  }
+  const left = (await core.readNode({ name: node.nodeName })).spec?.taints ?? [];
+  expect(left.filter((t) => t.key === FOREIGN_TAINTS[0]!.key), 'the foreign taint this file added').toEqual([]);
 });
 
 describe('faults on the real node', () => {

@@ -3,6 +3,7 @@ import { locateBinaries } from '../lab/controlplane/binaries.ts';
 import { locateKubevirt } from '../lab/kubevirt/binaries.ts';
 import { buildGuestImages } from '../lab/kubevirt/guest-images.ts';
 import { buildKubevirtImages } from '../lab/kubevirt/images.ts';
+import { SharedKubevirt } from '../lab/kubevirt/shared.ts';
 import { startNodeControl } from '../lab/node/control.ts';
 import { buildImages } from '../lab/node/images.ts';
 import { RealNode, type RealNodeInfo } from '../lab/node/real-node.ts';
@@ -37,10 +38,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.stderr.write(`[node] ${node.info.nodeName} Ready in ${Date.now() - t} ms (API server ${node.info.controlPlane.server})\n`);
   project.provide('realNode', node.info);
   project.provide('kubevirt', { ...kubevirt, guests: { bootsector: guests.bootsector.ref, linux: guests.linux.ref } });
-  const control = await startNodeControl(node);
+  // Installed when the first file asks (kubevirt.test.ts, canary.test.ts), removed before the node stops.
+  const sharedKubevirt = new SharedKubevirt(node.info.controlPlane.adminKubeconfig, node.info.controlPlane.binDir, {
+    kubevirt,
+    nodeName: node.info.nodeName,
+    useEmulation: true,
+    workloadsNodeSelector: { 'virtgate.io/ready': 'true' },
+    log: (message) => process.stderr.write(`[node/kubevirt] ${message}\n`),
+  });
+  const control = await startNodeControl({ node, kubevirt: sharedKubevirt });
   project.provide('realNodeControl', control.url);
   return async () => {
     await control.close();
+    await sharedKubevirt.uninstall();
     await node.stop();
   };
 }

@@ -1,7 +1,7 @@
 /**
  * KubeVirt itself as the judge. Real KubeVirt v1.9.0 (built from source, images on Debian
- * trixie, test/lab/kubevirt) is installed on the real node as users install it — the operator's
- * manifest, then a KubeVirt CR whose `spec.workloads.nodePlacement` selects
+ * trixie, test/lab/kubevirt) is installed on the real node as users install it, once for the node
+ * project (test/lab/kubevirt/shared.ts) — the operator's manifest, then a KubeVirt CR whose `spec.workloads.nodePlacement` selects
  * `virtgate.io/ready=true` — and the truth of every assertion below is KubeVirt's: the
  * virt-handler DaemonSet's placement, the node labels virt-handler writes, the VMI's phase, the
  * scheduler's reason on the virt-launcher pod, and the guest's own serial console. virtgate's
@@ -19,8 +19,9 @@ import { runCli } from '../lab/cli.ts';
 import { statusOf, waitFor } from '../lab/support/wait.ts';
 import { hasBootsectorMarker, type LinuxGuestLine, parseLinuxGuestLine } from '../lab/kubevirt/guest-images.ts';
 import { KUBEVIRT_NAMESPACE, kubectl } from '../lab/kubevirt/deploy.ts';
-import { type InstalledKubevirt, installKubevirt, setUseEmulation } from '../lab/kubevirt/install.ts';
+import { setUseEmulation } from '../lab/kubevirt/install.ts';
 import { createVmi, deleteVmi, guestConsole, launcherLog, launcherPod, qemuErrors, readVmi, schedulingVerdict, tinyVmi } from '../lab/kubevirt/vmi.ts';
+import { useKubevirt } from '../lab/node/control.ts';
 import { imageValues, NS, RELEASE } from '../lab/node/release.ts';
 
 const node = inject('realNode');
@@ -34,8 +35,6 @@ const run = kubectl(node.controlPlane.binDir, node.controlPlane.adminKubeconfig)
 
 const VM_NS = 'vgnode-vms';
 const READY = { 'virtgate.io/ready': 'true' };
-/** KubeVirt as installed, so that afterAll removes exactly it. */
-let installed: InstalledKubevirt | undefined;
 /** Figures for the README and the bench, printed once at the end. */
 const figures: Record<string, number> = {};
 
@@ -98,18 +97,19 @@ beforeAll(async () => {
   await waitFor('virtgate to label the node ready (emulation allowed)', async () => ((await nodeLabels())['virtgate.io/ready'] === 'true' ? true : undefined), 240_000, 250);
   figures.virtgateInstallToReadyMs = Date.now() - t0;
 
-  installed = await installKubevirt({ run, custom, kubevirt, nodeName: node.nodeName, useEmulation: true, workloadsNodeSelector: READY, log });
-  figures.kubevirtDeployMs = installed.deployMs;
+  // Installed once for the node project (test/lab/kubevirt/shared.ts): by this file or by canary.test.ts.
+  const kubevirtUse = await useKubevirt();
+  if (kubevirtUse.installedByThisCall) figures.kubevirtDeployMs = kubevirtUse.deployMs;
+  await waitFor('virt-handler Ready on the node', async () => ((await handlerPods()).some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? true : undefined), 300_000, 500);
   await core.createNamespace({ body: { metadata: { name: VM_NS } } });
 }, 900_000);
 
-/** What this file made, removed as a user uninstalls KubeVirt: VMs first, then the CR (the operator removes what it deployed), then the operator's manifest. */
+/** What this file made: its VMs, then virtgate. KubeVirt stays for the project's other files (its globalSetup removes it). */
 afterAll(async () => {
   log(`figures: ${JSON.stringify(figures)}`);
   const step = (what: string, args: string[]) => run(args).catch((e: Error) => log(`${what}: ${e.message}`));
   await step('VMIs', ['-n', VM_NS, 'delete', 'vmi', '--all', '--wait=true', '--timeout=120s']);
   await step('namespace', ['delete', 'namespace', VM_NS, '--wait=false']);
-  await installed?.uninstall();
   await helm(node.controlPlane.binDir, ['uninstall', RELEASE, '--namespace', NS, '--timeout', '2m'], node.controlPlane.adminKubeconfig);
 }, 900_000);
 

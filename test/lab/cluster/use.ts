@@ -1,9 +1,12 @@
 import { inject } from 'vitest';
 import type { ClusterInfo } from './cluster.ts';
+import type { PreviousRelease } from './previous-release.ts';
 
-/** The cluster as a test file gets it: the nodes and control plane, and KubeVirt's commands and guests. */
+/** The cluster as a test file gets it: the nodes and control plane, KubeVirt's commands and guests, the previous release. */
 export interface ClusterContext extends ClusterInfo {
   kubevirt: { binDir: string; manifestsDir: string; guests: { bootsector: string; counter: string } };
+  /** The release the rolling upgrade starts from, its images on every node. */
+  previousRelease: PreviousRelease;
 }
 
 /**

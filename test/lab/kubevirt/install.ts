@@ -1,8 +1,8 @@
 /**
  * KubeVirt installed on the real node and removed again, as a user does it (deploy.ts renders
  * what is created): the control-plane label virt-operator needs, the operator's manifest, its
- * rollout, the `KubeVirt` CR, and `Available`. Shared by the node files that need KubeVirt
- * (kubevirt.test.ts, canary.test.ts), so each installs it once and removes exactly what it made.
+ * rollout, the `KubeVirt` CR, and `Available`. The node project installs it once for its files
+ * (shared.ts); the cluster's KubeVirt file installs it for itself. `uninstall` removes exactly what it made.
  */
 import { type CustomObjectsApi } from '@kubernetes/client-node';
 import { mergePatch } from '../chart/cluster.ts';

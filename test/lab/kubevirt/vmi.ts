@@ -13,6 +13,8 @@ export interface TinyVmiOptions {
   memory?: string;
   /** Pins the VMI to one node, as a user pins a VM to a host. */
   nodeName?: string;
+  /** spec.evictionStrategy: `LiveMigrate` makes a drain of its node migrate it (KubeVirt's default is None). */
+  evictionStrategy?: 'LiveMigrate' | 'None';
 }
 
 /** One vCPU, no network interface, the guest's disk from a containerDisk, its serial console logged. */
@@ -23,6 +25,7 @@ export function tinyVmi(options: TinyVmiOptions): Record<string, unknown> {
     metadata: { name: options.name, namespace: options.namespace, labels: { 'app.kubernetes.io/part-of': 'virtgate-node-tests' } },
     spec: {
       terminationGracePeriodSeconds: 0,
+      ...(options.evictionStrategy ? { evictionStrategy: options.evictionStrategy } : {}),
       ...(options.nodeName ? { nodeSelector: { 'kubernetes.io/hostname': options.nodeName } } : {}),
       domain: {
         cpu: { cores: 1 },

@@ -23,6 +23,12 @@ export interface BuiltImages {
   canaryDisk: BuiltImage;
 }
 
+/** An image as a build script printed it: its reference and its archive. */
+export function builtImage(ref: string, archive: string): BuiltImage {
+  const colon = ref.lastIndexOf(':');
+  return { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
+}
+
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'images.sh');
 
 /** Builds (or finds, by content hash) the images with images.sh and reads where they are. */
@@ -36,8 +42,7 @@ export async function buildImages(): Promise<BuiltImages> {
     const [printed, ref, archive] = line.split(' ');
     const role = printed === 'canary-disk' ? 'canaryDisk' : printed;
     if ((role === 'base' || role === 'pause' || role === 'coredns' || role === 'agent' || role === 'aggregator' || role === 'canaryDisk') && ref && archive) {
-      const colon = ref.lastIndexOf(':');
-      images[role] = { ref, repository: ref.slice(0, colon), tag: ref.slice(colon + 1), archive };
+      images[role] = builtImage(ref, archive);
     }
   }
   if (!images.pause || !images.coredns || !images.agent || !images.aggregator || !images.canaryDisk) throw new Error(`images.sh printed no images:\n${result.stdout}`);

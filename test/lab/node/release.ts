@@ -11,7 +11,7 @@ export const NS = `${NODE_LAYOUT.namespacePrefix}virtgate`;
 export const RELEASE = 'virtgate';
 
 /** The only values set: where the images are and that they are never pulled. */
-export function imageValues(images: BuiltImages): string[] {
+export function imageValues(images: Pick<BuiltImages, 'agent' | 'aggregator'>): string[] {
   return (['agent', 'aggregator'] as const).flatMap((role) => [
     '--set', `${role}.image.repository=${images[role].repository}`,
     '--set', `${role}.image.tag=${images[role].tag}`,
