@@ -2,24 +2,9 @@ import { z } from 'zod';
 import { DOCUMENT_KINDS } from '../../core/documents.ts';
 import { typeMetaShape } from './meta.ts';
 import { clusterReadinessSchema } from './readiness.ts';
+import { GATE_CHECK_IDS, TUPLE_CHECK_IDS } from './gate-check-ids.ts';
 
-/** Stable gate check ids: the JSON, the metrics and the page use them (docs/gate.md). */
-export const TUPLE_CHECK_IDS = ['tuple.kubernetes-supported', 'tuple.kubernetes-eol', 'tuple.cdi-paired', 'tuple.data-fresh'] as const;
-
-export const GATE_CHECK_IDS = [
-  ...TUPLE_CHECK_IDS,
-  'kubevirt.deployed',
-  'kubevirt.emulation-consistent',
-  'kubevirt.confidential',
-  'kubevirt.placement',
-  'kubevirt.host-devices',
-  'nodes.min-ready',
-  'nodes.runtime',
-  'nodes.migration-pairs',
-  'nodes.kernel-userland',
-  'nodes.reports-fresh',
-  'cluster.privileged',
-] as const;
+export { GATE_CHECK_IDS, TUPLE_CHECK_IDS };
 export type TupleCheckId = (typeof TUPLE_CHECK_IDS)[number];
 export type GateCheckId = (typeof GATE_CHECK_IDS)[number];
 

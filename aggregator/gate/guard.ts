@@ -1,14 +1,15 @@
 import type { GateCheck, GateCheckId } from '../documents/gate.ts';
+import type { GateRule } from './rule.ts';
 
 /**
- * Runs one check; if it throws despite the narrowing (a bug), the gate reports that check as
+ * Runs one rule; if it throws despite the narrowing (a bug), the gate reports that check as
  * unknown instead of failing the whole evaluation. Tests assert this never happens.
  */
-export function guarded<Id extends GateCheckId>(id: Id, check: () => GateCheck<Id>): GateCheck<Id> {
+export function applyRule<Inputs, Id extends GateCheckId>(rule: GateRule<Inputs, Id>, inputs: Inputs): GateCheck<Id> {
   try {
-    return check();
+    return { id: rule.id, ...rule.evaluate(inputs) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return { id, status: 'unknown', message: `internal error evaluating ${id}: ${detail.slice(0, 200)}`, evidence: {} };
+    return { id: rule.id, status: 'unknown', message: `internal error evaluating ${rule.id}: ${detail.slice(0, 200)}`, evidence: {} };
   }
 }

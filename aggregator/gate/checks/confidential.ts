@@ -3,7 +3,7 @@ import type { KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { MAX_LISTED, plural } from '../evidence.ts';
-import type { GateCheck } from '../../documents/gate.ts';
+import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';
 import { kubevirtMissing } from './kubevirt.ts';
 
 /**
@@ -47,13 +47,12 @@ function reasonFor(item: AssessedNode, kinds: readonly ConfidentialKind[]): stri
  * default says nothing about wanting confidential VMs, so only an explicit entry counts.
  * No KubeVirt → unknown (kubevirt.deployed reports it).
  */
-export function checkConfidential(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[]): GateCheck<'kubevirt.confidential'> {
-  const id = 'kubevirt.confidential';
+export function checkConfidential(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[]): Finding {
   const missing = kubevirtMissing(kubevirt);
-  if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: missing ?? '', evidence: { kubevirt: kubevirt.state } };
+  if (missing !== null || kubevirt.state !== 'present') return { status: 'unknown', message: missing ?? '', evidence: { kubevirt: kubevirt.state } };
   const gates = (Object.keys(CONFIDENTIAL_GATES) as ConfidentialGate[]).filter((gate) => kubevirt.cr.featureGates.includes(gate));
   if (gates.length === 0) {
-    return { id, status: 'pass', message: 'the KubeVirt CR enables no confidential-guest feature gate explicitly (WorkloadEncryptionSEV, WorkloadEncryptionTDX)', evidence: { featureGates: [] } };
+    return { status: 'pass', message: 'the KubeVirt CR enables no confidential-guest feature gate explicitly (WorkloadEncryptionSEV, WorkloadEncryptionTDX)', evidence: { featureGates: [] } };
   }
   const ready = nodes.filter((item) => item.readiness.state === 'ready');
   const failures: string[] = [];
@@ -87,10 +86,10 @@ export function checkConfidential(kubevirt: KubeVirtSummary, nodes: readonly Ass
   };
   const disagreeing = disagreements.length > 0 ? `; KubeVirt's labels disagree with virtgate on ${plural(disagreements.length, 'node')}: ${disagreements.slice(0, 2).join('; ')}${disagreements.length > 2 ? ` (+${disagreements.length - 2} more)` : ''}` : '';
   if (failures.length > 0) {
-    return { id, status: 'fail', message: `${failures.join('; ')}: confidential VMs would stay Pending; fix the reasons on a node, or remove the gate${disagreeing}`, evidence };
+    return { status: 'fail', message: `${failures.join('; ')}: confidential VMs would stay Pending; fix the reasons on a node, or remove the gate${disagreeing}`, evidence };
   }
-  if (disagreements.length > 0) return { id, status: 'warn', message: `${counts.join('; ')}${disagreeing}`, evidence };
-  return { id, status: 'pass', message: counts.join('; '), evidence };
+  if (disagreements.length > 0) return { status: 'warn', message: `${counts.join('; ')}${disagreeing}`, evidence };
+  return { status: 'pass', message: counts.join('; '), evidence };
 }
 
 /**
@@ -117,3 +116,6 @@ function disagreementsOn(nodes: readonly AssessedNode[], gates: readonly Confide
   }
   return found;
 }
+
+/** The rules this file adds to the gate (registered in ../rules.ts). */
+export const confidentialRule = gateRule('kubevirt.confidential', ({ model, nodes }: ClusterInputs) => checkConfidential(model.kubevirt, nodes));

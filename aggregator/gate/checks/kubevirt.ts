@@ -2,7 +2,7 @@ import type { KubeVirtCr, KubeVirtSummary } from '../../model/kubevirt.ts';
 import { clip } from '../../model/untrusted.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { nameList, plural } from '../evidence.ts';
-import type { GateCheck } from '../../documents/gate.ts';
+import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';
 
 /** Why there is no KubeVirt to look at, or null when there is one. */
 export function kubevirtMissing(kubevirt: KubeVirtSummary): string | null {
@@ -41,12 +41,11 @@ function availability(cr: KubeVirtCr): string {
  * - `Deployed` without Available=True (a failed or degraded deployment) → warn;
  * - `Deleting` / `Deleted` → fail; any other phase → unknown.
  */
-export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): GateCheck<'kubevirt.deployed'> {
-  const id = 'kubevirt.deployed';
+export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): Finding {
   if (kubevirt.state === 'crd-absent' || kubevirt.state === 'cr-absent') {
-    return { id, status: 'fail', message: `${kubevirtMissing(kubevirt)}; ${INSTALL_HINT[kubevirt.state]}`, evidence: { state: kubevirt.state } };
+    return { status: 'fail', message: `${kubevirtMissing(kubevirt)}; ${INSTALL_HINT[kubevirt.state]}`, evidence: { state: kubevirt.state } };
   }
-  if (kubevirt.state === 'unknown') return { id, status: 'unknown', message: kubevirtMissing(kubevirt) ?? '', evidence: { state: 'unknown', reason: clip(kubevirt.reason, 200) } };
+  if (kubevirt.state === 'unknown') return { status: 'unknown', message: kubevirtMissing(kubevirt) ?? '', evidence: { state: 'unknown', reason: clip(kubevirt.reason, 200) } };
   const { cr, count } = kubevirt;
   const namespace = clip(cr.namespace ?? '?', 63);
   const name = clip(cr.name ?? '?', 63);
@@ -68,20 +67,18 @@ export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): GateCheck<'kub
   switch (cr.phase) {
     case null:
       return {
-        id,
         status: 'unknown',
         message: `KubeVirt ${where} has no status yet: virt-operator has not acted on it; check that virt-operator is running (kubectl -n ${namespace} get deployment virt-operator)${extra}`,
         evidence,
       };
     case 'Deploying':
-      return { id, status: 'unknown', message: `KubeVirt ${where} is still Deploying${target}${availability(cr)}: not ready yet; ${wait}${extra}`, evidence };
+      return { status: 'unknown', message: `KubeVirt ${where} is still Deploying${target}${availability(cr)}: not ready yet; ${wait}${extra}`, evidence };
     case 'Deployed':
       if (cr.observedKubeVirtVersion === null) {
-        return { id, status: 'unknown', message: `KubeVirt ${where} is Deployed but reports no status.observedKubeVirtVersion: its version cannot be checked; ${wait}${extra}`, evidence };
+        return { status: 'unknown', message: `KubeVirt ${where} is Deployed but reports no status.observedKubeVirtVersion: its version cannot be checked; ${wait}${extra}`, evidence };
       }
       if (cr.available !== 'True') {
         return {
-          id,
           status: 'warn',
           message: `KubeVirt ${where} is Deployed but not Available${availability(cr)}: some of its components are not ready; check kubectl -n ${namespace} get pods and virt-operator's log${extra}`,
           evidence,
@@ -89,18 +86,17 @@ export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): GateCheck<'kub
       }
       if (cr.progressing === 'True') {
         return {
-          id,
           status: 'warn',
           message: `KubeVirt ${where} is updating from ${version(cr.observedKubeVirtVersion)} to${target || ' a new version'} (Progressing=True); the version checks use ${version(cr.observedKubeVirtVersion)} until the update completes${extra}`,
           evidence,
         };
       }
-      return { id, status: 'pass', message: `KubeVirt ${where} is Deployed and Available${extra}`, evidence };
+      return { status: 'pass', message: `KubeVirt ${where} is Deployed and Available${extra}`, evidence };
     case 'Deleting':
     case 'Deleted':
-      return { id, status: 'fail', message: `KubeVirt ${where} is ${cr.phase}: virt-operator is removing KubeVirt, so VMs cannot run; create a KubeVirt object again if that was not intended${extra}`, evidence };
+      return { status: 'fail', message: `KubeVirt ${where} is ${cr.phase}: virt-operator is removing KubeVirt, so VMs cannot run; create a KubeVirt object again if that was not intended${extra}`, evidence };
     default:
-      return { id, status: 'unknown', message: `KubeVirt ${where} has an unknown phase "${clip(cr.phase, 40)}"${extra}`, evidence };
+      return { status: 'unknown', message: `KubeVirt ${where} has an unknown phase "${clip(cr.phase, 40)}"${extra}`, evidence };
   }
 }
 
@@ -110,17 +106,15 @@ export function checkKubeVirtDeployed(kubevirt: KubeVirtSummary): GateCheck<'kub
  * - useEmulation off, no hardware node ready, some emulation nodes ready → fail: VMs would not start;
  * - otherwise pass. No KubeVirt → unknown (kubevirt.deployed reports it).
  */
-export function checkEmulationConsistent(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[]): GateCheck<'kubevirt.emulation-consistent'> {
-  const id = 'kubevirt.emulation-consistent';
+export function checkEmulationConsistent(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[]): Finding {
   const missing = kubevirtMissing(kubevirt);
-  if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: missing ?? '', evidence: { kubevirt: kubevirt.state } };
+  if (missing !== null || kubevirt.state !== 'present') return { status: 'unknown', message: missing ?? '', evidence: { kubevirt: kubevirt.state } };
   const hardware = nodes.filter((item) => item.readiness.state === 'ready').map((item) => item.node.name);
   const emulation = nodes.filter((item) => item.readiness.state === 'emulation').map((item) => item.node.name);
   const { useEmulation } = kubevirt.cr;
   const evidence = { useEmulation, hardwareReady: hardware.length, emulationReady: emulation.length };
   if (useEmulation && hardware.length > 0) {
     return {
-      id,
       status: 'warn',
       message: `useEmulation is on while ${plural(hardware.length, 'hardware node is', 'hardware nodes are')} ready: VMs run emulated (slow); turn spec.configuration.developerConfiguration.useEmulation off`,
       evidence,
@@ -128,12 +122,15 @@ export function checkEmulationConsistent(kubevirt: KubeVirtSummary, nodes: reado
   }
   if (!useEmulation && hardware.length === 0 && emulation.length > 0) {
     return {
-      id,
       status: 'fail',
       message: `useEmulation is off but no hardware node is ready, only emulation nodes (${nameList(emulation)}): VMs would not start; fix KVM on the nodes, or turn useEmulation on (test only)`,
       evidence,
     };
   }
-  if (useEmulation) return { id, status: 'pass', message: 'useEmulation is on and no hardware node is ready: VMs run emulated (slow, test only)', evidence };
-  return { id, status: 'pass', message: `useEmulation is off; ${plural(hardware.length, 'hardware node is', 'hardware nodes are')} ready`, evidence };
+  if (useEmulation) return { status: 'pass', message: 'useEmulation is on and no hardware node is ready: VMs run emulated (slow, test only)', evidence };
+  return { status: 'pass', message: `useEmulation is off; ${plural(hardware.length, 'hardware node is', 'hardware nodes are')} ready`, evidence };
 }
+
+/** The rules this file adds to the gate (registered in ../rules.ts). */
+export const deployedRule = gateRule('kubevirt.deployed', ({ model }: ClusterInputs) => checkKubeVirtDeployed(model.kubevirt));
+export const emulationConsistentRule = gateRule('kubevirt.emulation-consistent', ({ model, nodes }: ClusterInputs) => checkEmulationConsistent(model.kubevirt, nodes));

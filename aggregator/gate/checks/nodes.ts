@@ -7,35 +7,32 @@ import type { AssessedNode } from '../../readiness/assess-node.ts';
 import type { ClusterReadiness } from '../../documents/readiness.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
 import type { MigrationPlan } from '../migration.ts';
-import type { GateCheck } from '../../documents/gate.ts';
+import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';
 
 /** "Ready" below means able to take VMs: state ready or emulation (see documents/readiness.ts). */
 
 /** nodes.min-ready: fewer than minReady ready nodes → fail (live migration needs two). */
-export function checkMinReady(nodes: readonly AssessedNode[], config: Pick<GateConfig, 'minReady'>): GateCheck<'nodes.min-ready'> {
-  const id = 'nodes.min-ready';
+export function checkMinReady(nodes: readonly AssessedNode[], config: Pick<GateConfig, 'minReady'>): Finding {
   const ready = nodes.filter((item) => canRunVms(item.readiness.state));
   const emulation = ready.filter((item) => item.readiness.state === 'emulation').length;
   const evidence = { ready: ready.length, emulation, total: nodes.length, minReady: config.minReady };
   const detail = emulation > 0 ? ` (${emulation} of them emulation only)` : '';
   if (ready.length < config.minReady) {
     return {
-      id,
       status: 'fail',
       message: `${plural(ready.length, 'ready node')} of ${nodes.length}${detail}; at least ${config.minReady} needed (a VM can only live-migrate to another ready node)`,
       evidence,
     };
   }
-  return { id, status: 'pass', message: `${plural(ready.length, 'ready node')} of ${nodes.length}${detail}`, evidence };
+  return { status: 'pass', message: `${plural(ready.length, 'ready node')} of ${nodes.length}${detail}`, evidence };
 }
 
 /** containerd://… and cri-o://… are the runtimes KubeVirt supports. */
 const SUPPORTED_RUNTIMES = new Set(['containerd', 'cri-o']);
 
 /** nodes.runtime (every node): a runtime other than containerd or CRI-O → fail; unreported → unknown. */
-export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.runtime'> {
-  const id = 'nodes.runtime';
-  if (nodes.length === 0) return { id, status: 'unknown', message: 'no nodes to check', evidence: { nodes: 0 } };
+export function checkRuntime(nodes: readonly AssessedNode[]): Finding {
+  if (nodes.length === 0) return { status: 'unknown', message: 'no nodes to check', evidence: { nodes: 0 } };
   const byRuntime = new Map<string, number>();
   const unsupported: string[] = [];
   const unreported: string[] = [];
@@ -52,12 +49,12 @@ export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.r
   }
   const evidence: JsonObject = { byRuntime: Object.fromEntries(byRuntime), unsupported: firstFew(unsupported), unreported: firstFew(unreported) };
   if (unsupported.length > 0) {
-    return { id, status: 'fail', message: `KubeVirt needs containerd or CRI-O; ${plural(unsupported.length, 'node runs', 'nodes run')} another runtime: ${nameList(unsupported)}`, evidence };
+    return { status: 'fail', message: `KubeVirt needs containerd or CRI-O; ${plural(unsupported.length, 'node runs', 'nodes run')} another runtime: ${nameList(unsupported)}`, evidence };
   }
   if (unreported.length > 0) {
-    return { id, status: 'unknown', message: `${plural(unreported.length, 'node does', 'nodes do')} not report a container runtime: ${nameList(unreported)}`, evidence };
+    return { status: 'unknown', message: `${plural(unreported.length, 'node does', 'nodes do')} not report a container runtime: ${nameList(unreported)}`, evidence };
   }
-  return { id, status: 'pass', message: `every node runs ${[...byRuntime.keys()].join(' or ')}`, evidence };
+  return { status: 'pass', message: `every node runs ${[...byRuntime.keys()].join(' or ')}`, evidence };
 }
 
 /**
@@ -68,8 +65,7 @@ export function checkRuntime(nodes: readonly AssessedNode[]): GateCheck<'nodes.r
  * the drain cannot finish. The evidence also holds every node's drain figure (`liveMigrateOnDrain`),
  * stranded or not: how many running VMs a drain of it makes KubeVirt live-migrate.
  */
-export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): GateCheck<'nodes.migration-pairs'> {
-  const id = 'nodes.migration-pairs';
+export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Finding {
   const vmisOn = (name: string): number | null => (vmis.state === 'listed' ? (vmis.liveMigrateByNode.get(name) ?? 0) : null);
   const stranded = plan.stranded.map((node) => {
     const count = vmisOn(node.name);
@@ -85,16 +81,15 @@ export function checkMigrationPairs(plan: MigrationPlan, vmis: VmiSummary): Gate
     unverified: firstFew(plan.nodes.filter((node) => node.unverifiedTargets > 0).map((node) => node.name)),
     vmis: vmis.state === 'listed' ? { state: 'listed', total: vmis.total, liveMigrateOnStranded: atRisk, ...drainFigures(vmis.liveMigrateByNode) } : vmis.state === 'crd-absent' ? { state: 'crd-absent' } : { state: 'unknown', reason: vmis.reason },
   };
-  if (plan.nodes.length === 0) return { id, status: 'unknown', message: 'no ready nodes to pair', evidence };
+  if (plan.nodes.length === 0) return { status: 'unknown', message: 'no ready nodes to pair', evidence };
   if (stranded.length === 0) {
     const fewest = plan.nodes.reduce((least, node) => Math.min(least, node.targetCount), Number.MAX_SAFE_INTEGER);
     const unverified = plan.nodes.filter((node) => node.unverifiedTargets > 0).length;
     const note = unverified > 0 ? `; CPU features unknown for some pairs of ${plural(unverified, 'node')}, compared by vendor and kernel only` : '';
-    return { id, status: 'pass', message: `every ready node (${plan.nodes.length}) has a live-migration target (at least ${fewest})${note}`, evidence };
+    return { status: 'pass', message: `every ready node (${plan.nodes.length}) has a live-migration target (at least ${fewest})${note}`, evidence };
   }
   const vmNote = vmis.state === 'listed' ? ` ${plural(atRisk, 'running VM')} on them must live-migrate on a drain and cannot.` : '';
   return {
-    id,
     status: 'warn',
     message: `${plural(stranded.length, 'ready node has', 'ready nodes have')} no live-migration target (${stranded.length === 1 ? 'its' : 'their'} VMs cannot move when ${stranded.length === 1 ? 'it is' : 'they are'} drained or upgraded): ${clip(stranded.slice(0, 3).map((item) => item.line).join('; '), 900)}${stranded.length > 3 ? ` (+${stranded.length - 3} more)` : ''}.${vmNote}`,
     evidence,
@@ -123,8 +118,7 @@ function countBy(values: readonly string[]): Record<string, number> {
 const KERNEL_USERLAND_CHECKS = new Set(['kernel.version', 'os.userland']);
 
 /** nodes.kernel-userland: ready nodes whose report warns on kernel.version or os.userland → warn. */
-export function checkKernelUserland(nodes: readonly AssessedNode[]): GateCheck<'nodes.kernel-userland'> {
-  const id = 'nodes.kernel-userland';
+export function checkKernelUserland(nodes: readonly AssessedNode[]): Finding {
   const warnings: string[] = [];
   let affected = 0;
   for (const item of nodes) {
@@ -142,21 +136,19 @@ export function checkKernelUserland(nodes: readonly AssessedNode[]): GateCheck<'
   if (affected > 0) {
     const first = warnings[0] ?? '';
     return {
-      id,
       status: 'warn',
       message: `${plural(affected, 'ready node')} warn${affected === 1 ? 's' : ''} on the host kernel or userland (virt-launcher's Enterprise-Linux QEMU may mismatch; test live migration): ${clip(first, 200)}${warnings.length > 1 ? ` (+${warnings.length - 1} more)` : ''}`,
       evidence,
     };
   }
-  return { id, status: 'pass', message: 'no ready node warns on kernel.version or os.userland', evidence };
+  return { status: 'pass', message: 'no ready node warns on kernel.version or os.userland', evidence };
 }
 
 /**
  * nodes.reports-fresh: nodes without a usable report (missing, stale, invalid, forged) → warn,
  * naming them and why; no node with a fresh report at all → fail.
  */
-export function checkReportsFresh(nodes: readonly AssessedNode[], readiness: ClusterReadiness): GateCheck<'nodes.reports-fresh'> {
-  const id = 'nodes.reports-fresh';
+export function checkReportsFresh(nodes: readonly AssessedNode[], readiness: ClusterReadiness): Finding {
   const stale = nodes.filter((item) => item.readiness.state === 'unknown');
   const byCause: Record<string, number> = {};
   for (const item of stale) {
@@ -170,13 +162,20 @@ export function checkReportsFresh(nodes: readonly AssessedNode[], readiness: Clu
     unusable: firstFew(stale.map((item) => `${item.node.name}: ${clip(item.readiness.reason, 120)}`)).map((line) => clip(line, 240)),
     orphanReports: readiness.ignored.orphanReportCount,
   };
-  if (nodes.length === 0) return { id, status: 'fail', message: 'no nodes in the cluster snapshot', evidence };
+  if (nodes.length === 0) return { status: 'fail', message: 'no nodes in the cluster snapshot', evidence };
   const names = nameList(stale.map((item) => `${item.node.name} (${item.readiness.unknownCause ?? 'missing'})`));
   if (stale.length === nodes.length) {
-    return { id, status: 'fail', message: `no node has a fresh, valid virtgate report: ${names}; is the agent DaemonSet running?`, evidence };
+    return { status: 'fail', message: `no node has a fresh, valid virtgate report: ${names}; is the agent DaemonSet running?`, evidence };
   }
   if (stale.length > 0) {
-    return { id, status: 'warn', message: `${plural(stale.length, 'node has', 'nodes have')} no fresh, valid report: ${names}`, evidence };
+    return { status: 'warn', message: `${plural(stale.length, 'node has', 'nodes have')} no fresh, valid report: ${names}`, evidence };
   }
-  return { id, status: 'pass', message: `every node (${nodes.length}) has a fresh report`, evidence };
+  return { status: 'pass', message: `every node (${nodes.length}) has a fresh report`, evidence };
 }
+
+/** The rules this file adds to the gate (registered in ../rules.ts). */
+export const minReadyRule = gateRule('nodes.min-ready', ({ nodes, config }: ClusterInputs) => checkMinReady(nodes, config));
+export const runtimeRule = gateRule('nodes.runtime', ({ nodes }: ClusterInputs) => checkRuntime(nodes));
+export const migrationPairsRule = gateRule('nodes.migration-pairs', ({ plan, model }: ClusterInputs) => checkMigrationPairs(plan, model.vmis));
+export const kernelUserlandRule = gateRule('nodes.kernel-userland', ({ nodes }: ClusterInputs) => checkKernelUserland(nodes));
+export const reportsFreshRule = gateRule('nodes.reports-fresh', ({ nodes, readiness }: ClusterInputs) => checkReportsFresh(nodes, readiness));

@@ -7,7 +7,7 @@ import { describeStillSchedulable, stillSchedulable } from '../../placement/stil
 import { canRunVms } from '../../readiness/sort.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { firstFew, nameList, plural } from '../evidence.ts';
-import type { GateCheck } from '../../documents/gate.ts';
+import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';
 import { kubevirtMissing } from './kubevirt.ts';
 
 /**
@@ -21,13 +21,12 @@ import { kubevirtMissing } from './kubevirt.ts';
  * schedulable, with no taint, takes new VMs all the same (still-schedulable.ts); that turns a pass
  * into warn and is added to a fail's message.
  */
-export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
-  const id = 'kubevirt.placement';
+export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly AssessedNode[], prefix: string): Finding {
   const missing = kubevirtMissing(kubevirt);
-  if (missing !== null || kubevirt.state !== 'present') return { id, status: 'unknown', message: `${missing ?? ''}: no placement to check`, evidence: { kubevirt: kubevirt.state } };
+  if (missing !== null || kubevirt.state !== 'present') return { status: 'unknown', message: `${missing ?? ''}: no placement to check`, evidence: { kubevirt: kubevirt.state } };
   const placement = kubevirt.cr.workloadsPlacement;
   if (placement.state === 'invalid') {
-    return { id, status: 'unknown', message: `cannot read spec.workloads.nodePlacement: ${placement.reason}`, evidence: { reason: placement.reason } };
+    return { status: 'unknown', message: `cannot read spec.workloads.nodePlacement: ${placement.reason}`, evidence: { reason: placement.reason } };
   }
   // `nodes` is sorted worst first, and filtering keeps that order.
   const selected = selectNodes(placement, nodes);
@@ -44,8 +43,7 @@ export function checkPlacement(kubevirt: KubeVirtSummary, nodes: readonly Assess
 type ReadablePlacement = Extract<WorkloadPlacement, { state: 'valid' }>;
 
 /** The placement's own verdict: pass or fail from the nodes it selects. */
-function judgeSelection(placement: ReadablePlacement, placementSet: boolean, selected: readonly AssessedNode[], prefix: string): GateCheck<'kubevirt.placement'> {
-  const id = 'kubevirt.placement';
+function judgeSelection(placement: ReadablePlacement, placementSet: boolean, selected: readonly AssessedNode[], prefix: string): Finding {
   const readyLabel = `${prefix}/ready`;
   const fix = `set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} so that VMs land only on validated nodes`;
   const bad = selected.filter((item) => !canRunVms(item.readiness.state));
@@ -65,11 +63,10 @@ function judgeSelection(placement: ReadablePlacement, placementSet: boolean, sel
     evidence.nodePlacementSet = false;
     if (bad.length > 0) {
       const names = nameList(bad.map((item) => `${item.node.name} (${item.readiness.state})`));
-      return { id, status: 'fail', message: `${unset}, ${plural(bad.length, 'node')} not ready among them: ${names}; ${fix}`, evidence };
+      return { status: 'fail', message: `${unset}, ${plural(bad.length, 'node')} not ready among them: ${names}; ${fix}`, evidence };
     }
-    if (good === 0) return { id, status: 'fail', message: `${unset}, and no node is ready: VMs cannot be placed; ${fix}`, evidence };
+    if (good === 0) return { status: 'fail', message: `${unset}, and no node is ready: VMs cannot be placed; ${fix}`, evidence };
     return {
-      id,
       status: 'pass',
       message: `${unset}: ${plural(good, 'node')}, all ready now; set spec.workloads.nodePlacement.nodeSelector to {"${readyLabel}": "true"} to keep VMs off nodes that fail validation later`,
       evidence,
@@ -79,13 +76,16 @@ function judgeSelection(placement: ReadablePlacement, placementSet: boolean, sel
   const scope = Object.keys(placement.nodeSelector).length === 0 && placement.requiredTerms === null ? 'selects every node and ' : '';
   if (bad.length > 0) {
     const names = nameList(bad.map((item) => `${item.node.name} (${item.readiness.state})`));
-    return { id, status: 'fail', message: `KubeVirt's workloads placement ${scope}selects ${plural(bad.length, 'node')} that ${bad.length === 1 ? 'is' : 'are'} not ready: ${names}; ${fix}`, evidence };
+    return { status: 'fail', message: `KubeVirt's workloads placement ${scope}selects ${plural(bad.length, 'node')} that ${bad.length === 1 ? 'is' : 'are'} not ready: ${names}; ${fix}`, evidence };
   }
   if (good === 0) {
     // Already on virtgate's label: the placement is right, the nodes are not.
     const onReadyLabel = placement.nodeSelector[readyLabel] === 'true';
     const remedy = onReadyLabel ? `no node passes validation: see why in each node's report (kubectl get nodevalidations)` : fix;
-    return { id, status: 'fail', message: `KubeVirt's workloads placement selects no ready node: VMs cannot be placed; ${remedy}`, evidence };
+    return { status: 'fail', message: `KubeVirt's workloads placement selects no ready node: VMs cannot be placed; ${remedy}`, evidence };
   }
-  return { id, status: 'pass', message: `KubeVirt's workloads placement ${scope}selects ${plural(good, 'node')}, all ready`, evidence };
+  return { status: 'pass', message: `KubeVirt's workloads placement ${scope}selects ${plural(good, 'node')}, all ready`, evidence };
 }
+
+/** The rules this file adds to the gate (registered in ../rules.ts). */
+export const placementRule = gateRule('kubevirt.placement', ({ model, nodes, config }: ClusterInputs) => checkPlacement(model.kubevirt, nodes, config.prefix));
