@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CHECK_IDS } from '../core/checks/registry.ts';
-import { CHECK_STATUSES } from '../core/checks/result.ts';
+import { CHECK_STATUSES } from '../core/checks/outcome.ts';
 import { TIERS, type Verdict } from '../core/checks/verdict.ts';
 import { registerBuildInfo } from '../core/metrics/build-info.ts';
 import type { EffectiveVerdict } from './desired/verdict-hold.ts';

@@ -3,7 +3,7 @@ import { GATE_CHECK_IDS, GATE_STATUSES } from './documents/gate.ts';
 import { createAggregatorMetrics } from './metrics.ts';
 import { VIRTGATE_VERSION } from '../core/package-info.ts';
 import { healthyCluster, listed, NOW, rawKubeVirt, rawNode, rawReport, secondsAgo } from '../test/lab/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
+import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/gate-source.ts';
 
 /** Value of one series in Prometheus text, e.g. value(text, 'virtgate_gate_result', { status: 'pass' }). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -6,7 +6,7 @@ import { NODE_STATES } from './documents/readiness.ts';
 import { CONFIDENTIAL_KINDS } from '../core/checks/host/confidential-kinds.ts';
 import { PerNodeSeries } from './per-node-metrics.ts';
 import { registerCanaryMetrics } from './canary/metrics.ts';
-import type { ReportSource } from './service/report-source.ts';
+import type { GateSource } from './service/gate-source.ts';
 
 /**
  * The aggregator's Prometheus series (docs/metrics.md; the chart's alerts and dashboard use
@@ -31,9 +31,9 @@ export const RECOMPUTE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 export class AggregatorRegistry extends Registry {
   private readonly recomputeDuration: Histogram;
   private readonly perNode: PerNodeSeries | null;
-  private readonly source: ReportSource;
+  private readonly source: GateSource;
 
-  constructor(source: ReportSource, perNodeMetrics: boolean) {
+  constructor(source: GateSource, perNodeMetrics: boolean) {
     super();
     this.source = source;
     this.perNode = perNodeMetrics ? new PerNodeSeries() : null;
@@ -68,7 +68,7 @@ export class AggregatorRegistry extends Registry {
 
   /** The registry's own series, rendered now, and the per-node bytes of the latest report (null: off). */
   private parts(): Promise<[string, Buffer | null]> {
-    return Promise.all([super.metrics(), this.perNode?.bytes(this.source.latest()?.report ?? null) ?? null]);
+    return Promise.all([super.metrics(), this.perNode?.bytes(this.source.latest()?.result ?? null) ?? null]);
   }
 }
 
@@ -84,17 +84,17 @@ export interface AggregatorMetricsOptions {
   perNodeMetrics?: boolean;
 }
 
-export function createAggregatorMetrics(source: ReportSource, options: AggregatorMetricsOptions = {}): AggregatorRegistry {
+export function createAggregatorMetrics(source: GateSource, options: AggregatorMetricsOptions = {}): AggregatorRegistry {
   const registry = new AggregatorRegistry(source, options.perNodeMetrics ?? true);
   const registers = [registry];
   const latest = () => source.latest();
-  type LatestReport = NonNullable<ReturnType<typeof latest>>['report'];
+  type LatestResult = NonNullable<ReturnType<typeof latest>>['result'];
   /** Fills a gauge from the latest report on every scrape; before the first report it has no series. */
-  const fromReport = <L extends string>(fill: (gauge: Gauge<L>, report: LatestReport) => void) =>
+  const fromReport = <L extends string>(fill: (gauge: Gauge<L>, gateResult: LatestResult) => void) =>
     function collect(this: Gauge<L>) {
       this.reset();
-      const report = latest()?.report;
-      if (report) fill(this, report);
+      const gateResult = latest()?.result;
+      if (gateResult) fill(this, gateResult);
     };
 
   new Gauge({
@@ -102,8 +102,8 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'Nodes by readiness state (ready, emulation, not-ready, unknown).',
     labelNames: ['state'],
     registers,
-    collect: fromReport((gauge, report) => {
-      for (const state of NODE_STATES) gauge.set({ state }, report.readiness.counts[state]);
+    collect: fromReport((gauge, gateResult) => {
+      for (const state of NODE_STATES) gauge.set({ state }, gateResult.readiness.counts[state]);
     }),
   });
 
@@ -112,7 +112,7 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'Nodes that can take VMs (ready or emulation) over all nodes; 0 without nodes.',
     registers,
     collect() {
-      setOrAbsent(this, latest()?.report.readiness.readyRatio);
+      setOrAbsent(this, latest()?.result.readiness.readyRatio);
     },
   });
 
@@ -121,9 +121,9 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'Each gate check: 1 for its current status, 0 for the other statuses.',
     labelNames: ['check', 'status'],
     registers,
-    collect: fromReport((gauge, report) => {
+    collect: fromReport((gauge, gateResult) => {
       for (const id of GATE_CHECK_IDS) {
-        const current = report.checks.find((check) => check.id === id)?.status;
+        const current = gateResult.checks.find((check) => check.id === id)?.status;
         for (const status of GATE_STATUSES) gauge.set({ check: id, status }, status === current ? 1 : 0);
       }
     }),
@@ -134,8 +134,8 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'The gate result: 1 for the current status, 0 for the others.',
     labelNames: ['status'],
     registers,
-    collect: fromReport((gauge, report) => {
-      for (const status of GATE_STATUSES) gauge.set({ status }, status === report.result ? 1 : 0);
+    collect: fromReport((gauge, gateResult) => {
+      for (const status of GATE_STATUSES) gauge.set({ status }, status === gateResult.result ? 1 : 0);
     }),
   });
 
@@ -144,8 +144,8 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'The gate result as a number: 0 pass, 1 warn or unknown, 2 fail.',
     registers,
     collect() {
-      const report = latest()?.report;
-      setOrAbsent(this, report ? STATUS_VALUE[report.result] : undefined);
+      const gateResult = latest()?.result;
+      setOrAbsent(this, gateResult ? STATUS_VALUE[gateResult.result] : undefined);
     },
   });
 
@@ -154,9 +154,9 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: "Per resourceName of KubeVirt's permittedHostDevices: PCI functions ready for VFIO, or mediated instances created or available, on ready nodes; 0 means no ready node can provide it. External-provider entries have no series.",
     labelNames: ['resource'],
     registers,
-    collect: fromReport((gauge, report) => {
+    collect: fromReport((gauge, gateResult) => {
       const byResource = new Map<string, number>();
-      for (const entry of report.hostDevices) {
+      for (const entry of gateResult.hostDevices) {
         if (!entry.external) byResource.set(entry.resource, (byResource.get(entry.resource) ?? 0) + entry.devices);
       }
       for (const [resource, devices] of byResource) gauge.set({ resource }, devices);
@@ -168,18 +168,18 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: 'Ready nodes where a confidential guest of the kind (sev, sev-es, sev-snp, tdx) can start, from their reports.',
     labelNames: ['kind'],
     registers,
-    collect: fromReport((gauge, report) => {
-      const ready = report.readiness.nodes.filter((node) => node.state === 'ready');
+    collect: fromReport((gauge, gateResult) => {
+      const ready = gateResult.readiness.nodes.filter((node) => node.state === 'ready');
       for (const kind of CONFIDENTIAL_KINDS) gauge.set({ kind }, ready.filter((node) => node.confidential?.includes(kind) === true).length);
     }),
   });
 
   new Gauge({
     name: 'virtgate_migration_stranded_nodes',
-    help: 'Ready nodes without a live-migration target (nodes.migration-pairs); absent before the first report.',
+    help: 'Ready nodes without a live-migration target (nodes.migration-pairs); absent before the first gate result.',
     registers,
     collect() {
-      const nodes = latest()?.report.readiness.nodes;
+      const nodes = latest()?.result.readiness.nodes;
       setOrAbsent(this, nodes ? nodes.filter((node) => node.migrationTargets === 0).length : undefined);
     },
   });
@@ -189,14 +189,14 @@ export function createAggregatorMetrics(source: ReportSource, options: Aggregato
     help: "When the API server's Kubernetes minor reaches end of life (the start of that day, UTC, Unix seconds); absent when the version data does not know it.",
     registers,
     collect() {
-      const check = latest()?.report.checks.find((entry) => entry.id === 'tuple.kubernetes-eol');
+      const check = latest()?.result.checks.find((entry) => entry.id === 'tuple.kubernetes-eol');
       setOrAbsent(this, dayStartSeconds(check?.evidence.eol));
     },
   });
 
   new Gauge({
     name: 'virtgate_aggregator_last_sync_timestamp_seconds',
-    help: 'When the report was last recomputed while every watch was in sync (Unix seconds); absent before the first.',
+    help: 'When the gate result was last recomputed while every watch was in sync (Unix seconds); absent before the first.',
     registers,
     collect() {
       const at = source.status().lastInSyncAt;

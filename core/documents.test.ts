@@ -16,7 +16,7 @@ import { canaryResponseSchema } from '../aggregator/documents/canary.ts';
 import { gateErrorDocumentSchema } from '../aggregator/documents/gate-error.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
 import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/report-source.ts';
+import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/gate-source.ts';
 import { runCli } from '../test/lab/cli.ts';
 import { writeKubeconfig } from '../test/lab/controlplane/kubeconfig.ts';
 import { closedPort } from '../test/lab/controlplane/ports.ts';

@@ -1,4 +1,4 @@
-import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../core/checks/verdict.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
 export interface DesiredCondition {
@@ -9,7 +9,7 @@ export interface DesiredCondition {
 
 const MAX_MESSAGE = 300;
 
-function summary(checks: CheckResult[], status: CheckResult['status']): string {
+function summary(checks: CheckOutcome[], status: CheckOutcome['status']): string {
   return checks
     .filter((check) => check.status === status)
     .map((check) => `${check.id}: ${check.message}`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exampleFacts, type HostFacts } from '../../core/checks/registry.ts';
-import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../core/checks/verdict.ts';
 import { nodeKeys } from '../../core/kube/names.ts';
 import { nodeValidationStatusSchema, storedNodeValidationSchema } from '../../core/report/schema.ts';
 import type { TaintConfig } from '../config.ts';
@@ -32,8 +32,8 @@ const facts = {
   iommu: { state: 'unknown', reason: 'x' },
 } satisfies HostFacts;
 
-function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {
-  const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckResult);
+function verdict(statuses: Partial<Record<CheckOutcome['id'], CheckOutcome['status']>>, over: Partial<Verdict> = {}): Verdict {
+  const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckOutcome);
   return { tier: 'hardware', ready: true, conclusive: true, checks, ...over };
 }
 
@@ -186,7 +186,7 @@ describe('report content', () => {
   });
 
   it('is what the report schema says the agent writes, and what the CRD admits', () => {
-    const observed = { ...hardware, checks: [...hardware.checks, { id: 'kernel.version', status: 'pass', message: 'm', hint: 'h', observed: { release: '5.14' } } as CheckResult] };
+    const observed = { ...hardware, checks: [...hardware.checks, { id: 'kernel.version', status: 'pass', message: 'm', hint: 'h', observed: { release: '5.14' } } as CheckOutcome] };
     const held = holdVerdict(observed, undefined);
     const verdict = reportContent(observed, held, facts, '0.1.0', { policy: 'bootstrap', applied: true, refused: 'too many' });
     const content = statusContent(verdict, desiredCondition(observed, held), 1, undefined, new Date('2026-12-02T12:00:00.250Z'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthyCluster, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf } from '../../test/lab/aggregator/report-source.ts';
+import { FakeSource, latestOf } from '../../test/lab/aggregator/gate-source.ts';
 import { vmBoot, type VmBootOptions } from '../../test/lab/aggregator/vm-boot.ts';
 import { metricSeries, seriesValue } from '../../test/lab/processes/metrics-text.ts';
 import { createAggregatorMetrics } from '../metrics.ts';

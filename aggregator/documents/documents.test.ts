@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthyCluster, NOW, rawNode } from '../../test/lab/aggregator/cluster-fixtures.ts';
-import { statusOf, VERSION_DATA } from '../../test/lab/aggregator/report-source.ts';
+import { statusOf, VERSION_DATA } from '../../test/lab/aggregator/gate-source.ts';
 import { DOCUMENT_API_VERSION } from '../../core/documents.ts';
 import { gate } from '../gate/gate.ts';
 import { observeVersion } from '../gate/observed-version.ts';

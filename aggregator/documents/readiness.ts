@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHECK_STATUSES } from '../../core/checks/result.ts';
+import { CHECK_STATUSES } from '../../core/checks/outcome.ts';
 import { TIERS } from '../../core/checks/tiers.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';
 import { CONFIDENTIAL_KINDS } from '../../core/checks/host/confidential-kinds.ts';

@@ -16,7 +16,8 @@ import type { GateCheck, GateResult } from '../documents/gate.ts';
 
 /**
  * The runtime validation gate: a pure function of the cluster's objects, the version data, the
- * config and the evaluation time. Same input, same output; no I/O, no clock. Every object in the
+ * config and the evaluation time. Same input, same output; no I/O, no clock (its costly parts are
+ * memoized by the input objects' identity: migration.ts, cluster-readiness.ts). Every object in the
  * snapshot is untrusted and narrowed first; the gate never throws on its content and always returns
  * every rule's check, in the order of rules.ts. Only an invalid `now` (a programming error) throws.
  */

@@ -7,7 +7,12 @@ import { sameItems } from '../../core/same-items.ts';
  * started on node A gets A's CPU, so it can only move to a node of the same vendor that can run
  * that CPU. The kernel's virtio-net USO offer (6.2 and later) must match as well: QEMU refuses the
  * device state of a USO host on a host without it (kubevirt/kubevirt#16386), so a 6.8 node and a
- * 5.14 node are not partners either way. Pure: no clock, no I/O.
+ * 5.14 node are not partners either way. No clock, no I/O; same input, same output. Not pure in
+ * the strict sense: feature sets, profiles and the last plan are memoized in module-level caches
+ * keyed by the input objects' identity (below), because at 100,000 nodes rebuilding them on each
+ * recompute was most of its time and heap. That is sound only because the aggregator replaces a
+ * narrowed object when it changes and never edits one in place; a caller that mutates an input
+ * would get the answer for its old content.
  *
  * Features come from KubeVirt's own node labels when both nodes of a pair have them (see
  * `labelProfile`), else from both nodes' NodeValidation reports (`status.cpuFeatures`, where a

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GATE_STATUSES, type GateStatus } from '../documents/gate.ts';
 import { clusterReadinessSchema, NODE_STATES, type NodeState, nodeReadinessSchema } from '../documents/readiness.ts';
-import type { ReportSource } from '../service/report-source.ts';
+import type { GateSource } from '../service/gate-source.ts';
 import { DOCUMENT_KINDS, typeMeta } from '../../core/documents.ts';
 import { NodeIndex } from './node-index.ts';
 import { registerCanaryRoute } from './canary-route.ts';
@@ -35,7 +35,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * answers 503 with `error: not-synced`: an empty cluster and a cluster not yet read must not look
  * alike. Every body, errors included, starts with `apiVersion` and `kind` (core/documents.ts).
  */
-export function registerApi(app: FastifyInstance, source: ReportSource): void {
+export function registerApi(app: FastifyInstance, source: GateSource): void {
   const error = jsonSchema(errorResponseSchema);
   const notSynced = (): ErrorResponse => {
     const aggregator = source.status();
@@ -82,12 +82,12 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
   app.get('/api/v1/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema), 503: error } } }, async (_request, reply) => {
     const latest = source.latest();
     if (!latest) return reply.code(503).send(notSynced());
-    const { report } = latest;
+    const { result: gateResult } = latest;
     return withStatus(
       reply,
-      reports.open(report, 'gate', () =>
+      reports.open(gateResult, 'gate', () =>
         gateDocumentBytes(
-          { ...typeMeta(DOCUMENT_KINDS.apiGate), ...report },
+          { ...typeMeta(DOCUMENT_KINDS.apiGate), ...gateResult },
           { document: reply.compileSerializationSchema(reportSchema), readiness: reply.compileSerializationSchema(readinessSchema), node: reply.compileSerializationSchema(nodeSchema) },
         ),
       ),
@@ -97,22 +97,22 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
   app.get('/api/v1/summary', { schema: { response: { 200: jsonSchema(summaryResponseSchema), 503: error } } }, async (_request, reply) => {
     const latest = source.latest();
     if (!latest) return reply.code(503).send(notSynced());
-    const { report } = latest;
+    const { result: gateResult } = latest;
     const counts = Object.fromEntries(GATE_STATUSES.map((status) => [status, 0])) as Record<GateStatus, number>;
-    for (const check of report.checks) counts[check.status] += 1;
-    const notPassing = report.checks
+    for (const check of gateResult.checks) counts[check.status] += 1;
+    const notPassing = gateResult.checks
       .filter((check) => check.status !== 'pass')
       .sort((a, b) => RANK[a.status] - RANK[b.status])
       .map(({ id, status, message }) => ({ id, status, message }));
     const body: SummaryResponse = {
       ...typeMeta(DOCUMENT_KINDS.apiSummary),
-      result: report.result,
-      exitCode: report.exitCode,
-      evaluatedAt: report.evaluatedAt,
-      versions: report.versions,
-      nodes: { total: report.readiness.total, counts: report.readiness.counts, readyRatio: report.readiness.readyRatio },
+      result: gateResult.result,
+      exitCode: gateResult.exitCode,
+      evaluatedAt: gateResult.evaluatedAt,
+      versions: gateResult.versions,
+      nodes: { total: gateResult.readiness.total, counts: gateResult.readiness.counts, readyRatio: gateResult.readiness.readyRatio },
       checks: { counts, notPassing },
-      ignored: report.readiness.ignored,
+      ignored: gateResult.readiness.ignored,
       aggregator: source.status(),
     };
     return body;
@@ -129,16 +129,16 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     async (request, reply) => {
       const latest = source.latest();
       if (!latest) return reply.code(503).send(notSynced());
-      const { report } = latest;
+      const { result: gateResult } = latest;
       const state = request.query.state ?? null;
-      const open = nodeLists.open(report, state, () => {
+      const open = nodeLists.open(gateResult, state, () => {
         const document: Omit<NodesResponse, 'aggregator'> = {
           ...typeMeta(DOCUMENT_KINDS.apiNodes),
-          evaluatedAt: report.evaluatedAt,
-          total: report.readiness.total,
-          counts: report.readiness.counts,
+          evaluatedAt: gateResult.evaluatedAt,
+          total: gateResult.readiness.total,
+          counts: gateResult.readiness.counts,
           state,
-          nodes: state === null ? report.readiness.nodes : report.readiness.nodes.filter((node) => node.state === state),
+          nodes: state === null ? gateResult.readiness.nodes : gateResult.readiness.nodes.filter((node) => node.state === state),
         };
         return reply.compileSerializationSchema(nodesSchema)(document);
       });
@@ -152,12 +152,12 @@ export function registerApi(app: FastifyInstance, source: ReportSource): void {
     async (request, reply) => {
       const latest = source.latest();
       if (!latest) return reply.code(503).send(notSynced());
-      const node = nodes.get(latest.report, request.params.name);
+      const node = nodes.get(latest.result, request.params.name);
       if (!node) {
         const body: ErrorResponse = { ...typeMeta(DOCUMENT_KINDS.apiError), error: 'not-found', message: `no node named ${JSON.stringify(request.params.name.slice(0, 253))} in the latest report` };
         return reply.code(404).send(body);
       }
-      const body: NodeResponse = { ...typeMeta(DOCUMENT_KINDS.apiNode), evaluatedAt: latest.report.evaluatedAt, node, aggregator: source.status() };
+      const body: NodeResponse = { ...typeMeta(DOCUMENT_KINDS.apiNode), evaluatedAt: latest.result.evaluatedAt, node, aggregator: source.status() };
       return body;
     },
   );

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { healthyCluster, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/report-source.ts';
+import { FakeSource, latestOf, statusOf } from '../../test/lab/aggregator/gate-source.ts';
 import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryResponseSchema } from '../documents/api.ts';
 import { jsonSchema } from '../documents/json-schema.ts';
 import { buildHttp } from './server.ts';
@@ -64,7 +64,7 @@ describe('aggregator HTTP API', () => {
     expect({ ...body, aggregator: undefined }).toEqual({
       apiVersion: 'virtgate.io/v1alpha1',
       kind: 'GateReport',
-      ...JSON.parse(JSON.stringify(source.report?.report)),
+      ...JSON.parse(JSON.stringify(source.report?.result)),
       aggregator: undefined,
     });
     expect(body.result).toBe('fail');
@@ -72,7 +72,7 @@ describe('aggregator HTTP API', () => {
     expect(body.aggregator.ready).toBe(true);
   });
 
-  it('sends the very bytes that serialising the whole response through its schema gives, report after report', async () => {
+  it('sends the very bytes that serialising the whole response through its schema gives, result after result', async () => {
     const source = new FakeSource(latestOf(failingCluster()));
     const app = await serve(source);
     // The reference: each response built whole and serialised by fastify through its response schema.
@@ -80,14 +80,14 @@ describe('aggregator HTTP API', () => {
     apps.push(reference);
     reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({
       ...typeMeta(DOCUMENT_KINDS.apiGate),
-      ...source.report?.report,
+      ...source.report?.result,
       aggregator: source.status(),
     }));
     reference.get<{ Querystring: { state?: string } }>('/nodes', { schema: { response: { 200: jsonSchema(nodesResponseSchema) } } }, async (request) => {
-      const report = source.report?.report;
+      const gateResult = source.report?.result;
       const state = request.query.state ?? null;
-      const nodes = report?.readiness.nodes.filter((node) => state === null || node.state === state);
-      return { ...typeMeta(DOCUMENT_KINDS.apiNodes), evaluatedAt: report?.evaluatedAt, total: report?.readiness.total, counts: report?.readiness.counts, state, nodes, aggregator: source.status() };
+      const nodes = gateResult?.readiness.nodes.filter((node) => state === null || node.state === state);
+      return { ...typeMeta(DOCUMENT_KINDS.apiNodes), evaluatedAt: gateResult?.evaluatedAt, total: gateResult?.readiness.total, counts: gateResult?.readiness.counts, state, nodes, aggregator: source.status() };
     });
     await reference.ready();
     const check = async () => {
@@ -131,7 +131,7 @@ describe('aggregator HTTP API', () => {
     const app = await serve(source);
     const reference = Fastify({ logger: false });
     apps.push(reference);
-    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({ ...typeMeta(DOCUMENT_KINDS.apiGate), ...source.report?.report, aggregator: source.status() }));
+    reference.get('/gate', { schema: { response: { 200: jsonSchema(gateResponseSchema) } } }, async () => ({ ...typeMeta(DOCUMENT_KINDS.apiGate), ...source.report?.result, aggregator: source.status() }));
     await reference.ready();
     const served = await app.inject({ url: '/api/v1/gate' });
     expect(served.body.length).toBeGreaterThan(2_000_000);
@@ -175,7 +175,7 @@ describe('aggregator HTTP API', () => {
     const source = new FakeSource(latestOf(healthyCluster()));
     const latest = source.report;
     if (!latest) throw new Error('no report');
-    const node = latest.report.readiness.nodes[0];
+    const node = latest.result.readiness.nodes[0];
     if (!node) throw new Error('no node');
     Object.assign(node, { secret: 'token-123' });
     const app = await serve(source);

@@ -23,7 +23,7 @@ export interface ClusterModel {
 
 const MISSING: CustomResourceObservation = { state: 'unknown', reason: 'missing' };
 
-/** Narrows every object of a snapshot. Pure; never throws. */
+/** Narrows every object of a snapshot. Same input, same output (see modelOf's cache); never throws. */
 export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
   const rawNodes = safely(() => (Array.isArray(snapshot.nodes) ? snapshot.nodes : []), []);
   const rawReports = safely(() => (Array.isArray(snapshot.nodeValidations) ? snapshot.nodeValidations : []), []);
@@ -40,8 +40,10 @@ export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
 
 /**
  * The model of objects narrowed one by one (ParsedSnapshot): one Node per name, sorted, and the
- * KubeVirt and CDI objects summarised. Pure; never throws. Cheap: it only indexes and sorts what
- * was already narrowed, so the aggregator can run it on every recompute.
+ * KubeVirt and CDI objects summarised. Same input, same output; never throws. Cheap: it only
+ * indexes and sorts what was already narrowed, so the aggregator can run it on every recompute.
+ * It remembers its last Node index (`lastIndex`) by the identity of the Node objects, which the
+ * aggregator replaces and never edits in place.
  */
 export function modelOf(parsed: ParsedSnapshot): ClusterModel {
   const { nodes, unnamed, duplicates } = indexNodes(parsed.nodes);

@@ -11,7 +11,7 @@ import {
   type VmBoot,
   vmBootSchema,
 } from '../../core/report/schema.ts';
-import type { CheckStatus } from '../../core/checks/result.ts';
+import type { CheckStatus } from '../../core/checks/outcome.ts';
 import type { Inventory } from '../../core/inventory/schema.ts';
 import type { HostDevices } from '../../core/report/host-devices.ts';
 import type { ConfidentialSummary } from '../../core/checks/families/confidential.ts';

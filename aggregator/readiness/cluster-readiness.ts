@@ -31,7 +31,11 @@ function assessKept(node: NodeModel, named: readonly ReportParse[], from: number
   return assessed;
 }
 
-/** Every node assessed, worst first, and the reports nobody claims. Pure; O(nodes + reports). */
+/**
+ * Every node assessed, worst first, and the reports nobody claims; O(nodes + reports). Same input,
+ * same output, with each node's assessment memoized by object identity (`kept` above): inputs must
+ * be replaced, never edited in place.
+ */
 export function assessNodes(
   model: ClusterModel,
   config: Pick<GateConfig, 'staleAfterSeconds' | 'prefix'>,

@@ -16,7 +16,7 @@ import type { WatchClients } from '../watch/resources.ts';
 import type { ReflectorTiming } from '../watch/reflector.ts';
 import { DEFAULT_RECOMPUTE_TIMING, RecomputeScheduler, type RecomputeTiming } from './recompute-scheduler.ts';
 import type { AggregatorSettings, AggregatorStatus } from '../documents/aggregator-status.ts';
-import type { LatestReport, ReportSource } from './report-source.ts';
+import type { LatestGate, GateSource } from './gate-source.ts';
 
 export interface AggregatorOptions {
   kc: KubeConfig;
@@ -36,7 +36,7 @@ export interface AggregatorOptions {
  * when they change (debounced) and every minute (ages move with the clock), and serves the latest
  * report over HTTP. Handlers never evaluate the gate. Read-only towards the API server.
  */
-export class Aggregator implements ReportSource {
+export class Aggregator implements GateSource {
   readonly app: FastifyInstance;
   readonly registry: AggregatorRegistry;
   private readonly config: AggregatorConfig;
@@ -47,7 +47,7 @@ export class Aggregator implements ReportSource {
   private readonly watch: ClusterWatch;
   private readonly scheduler: RecomputeScheduler;
   private readonly settings: AggregatorSettings;
-  private latestReport: LatestReport | null = null;
+  private latestGate: LatestGate | null = null;
   private lastInSync: Date | null = null;
   private lastResult: GateStatus | null = null;
 
@@ -104,8 +104,8 @@ export class Aggregator implements ReportSource {
     return this.clock();
   }
 
-  latest(): LatestReport | null {
-    return this.latestReport;
+  latest(): LatestGate | null {
+    return this.latestGate;
   }
 
   /**
@@ -115,26 +115,26 @@ export class Aggregator implements ReportSource {
    */
   recompute(): void {
     const sync = this.watch.status();
-    if (!sync.synced && this.latestReport === null) return;
+    if (!sync.synced && this.latestGate === null) return;
     const now = this.clock();
     const started = performance.now();
     const model = modelOf(this.watch.parsed());
-    const report = evaluateGate(model, this.data, this.gateConfig, now);
+    const result = evaluateGate(model, this.data, this.gateConfig, now);
     const durationMs = performance.now() - started;
-    this.latestReport = { report, computedAt: now, durationMs, canary: canaryView(model, now) };
+    this.latestGate = { result, computedAt: now, durationMs, canary: canaryView(model, now) };
     this.registry.observeRecompute(durationMs / 1000);
     if (sync.healthy) this.lastInSync = now;
-    if (report.result !== this.lastResult) {
-      const failing = report.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);
-      this.log.info({ decision: 'gate', result: report.result, previous: this.lastResult, notPassing: failing, nodes: report.readiness.total }, 'gate result');
-      this.lastResult = report.result;
+    if (result.result !== this.lastResult) {
+      const failing = result.checks.filter((check) => check.status !== 'pass').map((check) => `${check.id}=${check.status}`);
+      this.log.info({ decision: 'gate', result: result.result, previous: this.lastResult, notPassing: failing, nodes: result.readiness.total }, 'gate result');
+      this.lastResult = result.result;
     }
-    this.log.debug({ durationMs: Math.round(durationMs), nodes: report.readiness.total }, 'recomputed');
+    this.log.debug({ durationMs: Math.round(durationMs), nodes: result.readiness.total }, 'recomputed');
   }
 
   status(): AggregatorStatus {
     const sync = this.watch.status();
-    const latest = this.latestReport;
+    const latest = this.latestGate;
     const ready = sync.healthy && latest !== null;
     return {
       ready,

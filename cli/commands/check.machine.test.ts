@@ -12,7 +12,7 @@ import { constants, existsSync, openSync, closeSync, readFileSync } from 'node:f
 import { describe, expect, it } from 'vitest';
 import { realVirtHostValidate } from '../../test/lab/hosts/paths.ts';
 import { runCli } from '../../test/lab/cli.ts';
-import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../core/checks/verdict.ts';
 
 interface MachineReport extends Verdict {
   hostRoot: string;
@@ -83,7 +83,7 @@ const TIER_ROWS = ['cpu.virtualization', 'dev.kvm', 'dev.tun'];
 const blockingFailures = (report: Verdict) =>
   report.checks.filter((c) => c.status === 'fail' && !TIER_ROWS.includes(c.id) && !TIER_ROWS.includes(c.followsFrom ?? '')).map((c) => c.id);
 
-const byId = (report: Verdict, id: string): CheckResult => {
+const byId = (report: Verdict, id: string): CheckOutcome => {
   const check = report.checks.find((c) => c.id === id);
   if (!check) throw new Error(`no ${id} check in the report`);
   return check;

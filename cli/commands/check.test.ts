@@ -8,7 +8,7 @@ import { buildHost, type BuiltHost, type HostProfile } from '../../test/lab/host
 import { CLI_MAIN, tempDir, vhvFixture } from '../../test/lab/hosts/paths.ts';
 import { runCli } from '../../test/lab/cli.ts';
 import { CHECK_IDS, exampleFacts } from '../../core/checks/registry.ts';
-import { CHECK_STATUSES } from '../../core/checks/result.ts';
+import { CHECK_STATUSES } from '../../core/checks/outcome.ts';
 import { TIERS } from '../../core/checks/verdict.ts';
 import { DOCUMENT_API_VERSION, DOCUMENT_KINDS } from '../../core/documents.ts';
 import { inventorySchema } from '../../core/inventory/schema.ts';

@@ -18,7 +18,7 @@ import { writeStdout } from '../stdout.ts';
 import { addCheckNodeOptions, isCheckOnNode } from '../check-node/hook.ts';
 import { EXIT, toUsageError, UsageError } from '../usage-error.ts';
 
-/** The `--json` document (`kind: CheckResult`). Its schema is documented in the README and docs/check.md. */
+/** The `--json` document (`kind: CheckOutcome`). Its schema is documented in the README and docs/check.md. */
 export interface CheckReport extends TypeMeta<typeof DOCUMENT_KINDS.check>, Verdict {
   virtgateVersion: string;
   hostRoot: string;

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { gateConfigOf } from '../../aggregator/config.ts';
 import { evaluateGate } from '../../aggregator/gate/gate.ts';
 import { modelOf } from '../../aggregator/model/cluster.ts';
-import { renderChecklist } from '../../aggregator/report/checklist.ts';
+import { renderChecklist } from '../render/gate-checklist.ts';
 import { ClusterReadError, listClusterOnce } from '../../aggregator/snapshot/list-once.ts';
 import { loadVersionData } from '../../aggregator/versions/load.ts';
 import { VersionDataError } from '../../aggregator/versions/parse.ts';

@@ -1,7 +1,7 @@
 import { Help } from 'commander';
 import { rootCause } from '../../core/checks/consequences.ts';
 import { TIER_CHECKS } from '../../core/checks/evaluate.ts';
-import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../core/checks/verdict.ts';
 import { paint, paintStatus } from './colour.ts';
 
 export interface CheckTableOptions {
@@ -37,7 +37,7 @@ export function renderCheckTable(verdict: Verdict, hostRoot: string, options: Ch
   };
 
   const lines = [`virtgate check: host root ${hostRoot}`, ''];
-  const consequences = new Map<string, CheckResult[]>();
+  const consequences = new Map<string, CheckOutcome[]>();
   for (const check of verdict.checks) {
     const root = rootCause(verdict.checks, check.id);
     if (root !== check.id) consequences.set(root, [...(consequences.get(root) ?? []), check]);

@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { CheckStatus } from '../../core/checks/result.ts';
+import type { CheckStatus } from '../../core/checks/outcome.ts';
 
 type Style = Parameters<typeof styleText>[0];
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keepHonestCauses, rootCause } from './consequences.ts';
-import type { CheckResult } from './verdict.ts';
+import type { CheckOutcome } from './verdict.ts';
 
-const check = (id: CheckResult['id'], status: CheckResult['status'], followsFrom?: string): CheckResult => ({ id, status, message: id, ...(followsFrom ? { followsFrom } : {}) });
+const check = (id: CheckOutcome['id'], status: CheckOutcome['status'], followsFrom?: string): CheckOutcome => ({ id, status, message: id, ...(followsFrom ? { followsFrom } : {}) });
 
 describe('consequences', () => {
   it('keeps a cause that did not pass, and drops one that passed, skipped, is unknown or is the check itself', () => {

@@ -1,5 +1,5 @@
 import type { CheckId } from './registry.ts';
-import type { CheckResult } from './verdict.ts';
+import type { CheckOutcome } from './verdict.ts';
 
 /**
  * Consequences: a result that names, in `followsFrom`, the check whose failure it repeats (no
@@ -7,7 +7,7 @@ import type { CheckResult } from './verdict.ts';
  */
 
 /** Drops a `followsFrom` whose cause is not in the list or passes: a consequence needs a cause that did not pass. */
-export function keepHonestCauses(checks: readonly CheckResult[]): CheckResult[] {
+export function keepHonestCauses(checks: readonly CheckOutcome[]): CheckOutcome[] {
   const status = new Map(checks.map((check) => [check.id as string, check.status]));
   return checks.map((check) => {
     if (check.followsFrom === undefined) return check;
@@ -19,7 +19,7 @@ export function keepHonestCauses(checks: readonly CheckResult[]): CheckResult[] 
 }
 
 /** The first check of the chain `followsFrom` leads to (itself when it follows from nothing); cycles stop where they close. */
-export function rootCause(checks: readonly CheckResult[], id: CheckId): CheckId {
+export function rootCause(checks: readonly CheckOutcome[], id: CheckId): CheckId {
   const byId = new Map(checks.map((check) => [check.id, check]));
   const seen = new Set<CheckId>([id]);
   let current = id;

@@ -6,8 +6,8 @@ import { decide, evaluate, TIER_CHECKS } from './evaluate.ts';
 import type { OsRelease } from './host/parse/os-release.ts';
 import { DEFAULT_POLICY, type Policy } from './policy.ts';
 import { CHECK_IDS, type CheckId, exampleFacts, type HostFacts } from './registry.ts';
-import { CHECK_STATUSES, type CheckStatus } from './result.ts';
-import type { CheckResult, Verdict } from './verdict.ts';
+import { CHECK_STATUSES, type CheckStatus } from './outcome.ts';
+import type { CheckOutcome, Verdict } from './verdict.ts';
 import type { VhvFacts } from './families/vhv.ts';
 
 const device = (path: string, major: number, minor: number, open = 'ok'): DeviceFacts => ({
@@ -33,7 +33,7 @@ function metal(overrides: Partial<HostFacts> = {}): HostFacts {
 const NO_VHV: VhvFacts = { state: 'disabled' };
 const noVmx = { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 2, vmx: false, svm: false, hypervisor: true, features: [] as string[] } } as const;
 
-function checkOf(verdict: Verdict, id: CheckId): CheckResult {
+function checkOf(verdict: Verdict, id: CheckId): CheckOutcome {
   const found = verdict.checks.find((check) => check.id === id);
   if (!found) throw new Error(`no ${id} check`);
   return found;
@@ -121,10 +121,10 @@ describe('evaluate: error is not fail', () => {
 
   const statusArb = fc.constantFrom<CheckStatus>(...CHECK_STATUSES);
   const checksArb = fc.tuple(...CHECK_IDS.map(() => statusArb)).map((statuses) =>
-    CHECK_IDS.map((id, n): CheckResult => ({ id, status: statuses[n] ?? 'pass', message: 'm' })),
+    CHECK_IDS.map((id, n): CheckOutcome => ({ id, status: statuses[n] ?? 'pass', message: 'm' })),
   );
   const policyArb = fc.record({ allowEmulation: fc.boolean(), minKernel: fc.constant('4.18') });
-  const withStatus = (checks: CheckResult[], id: CheckId, status: CheckStatus) => checks.map((c) => (c.id === id ? { ...c, status } : c));
+  const withStatus = (checks: CheckOutcome[], id: CheckId, status: CheckStatus) => checks.map((c) => (c.id === id ? { ...c, status } : c));
 
   it('decide: an error never decides more than a fail would, and never passes for a fail (property)', () => {
     fc.assert(

@@ -1,6 +1,6 @@
 import type { Policy } from './policy.ts';
 import { type CheckId, FAMILIES, type HostFacts } from './registry.ts';
-import type { CheckResult, Tier, Verdict } from './verdict.ts';
+import type { CheckOutcome, Tier, Verdict } from './verdict.ts';
 import type { VhvFacts } from './families/vhv.ts';
 import { keepHonestCauses, rootCause } from './consequences.ts';
 
@@ -10,12 +10,12 @@ export const TIER_CHECKS: readonly CheckId[] = ['cpu.virtualization', 'dev.kvm',
 /** Facts + policy → verdict: every family's evaluation, in registry order. Pure: no clock, no I/O. */
 export function evaluate(host: HostFacts, vhv: VhvFacts, policy: Policy): Verdict {
   const facts = { ...host, vhv };
-  const checks = FAMILIES.flatMap((family): readonly CheckResult[] => family.evaluate(facts, policy));
+  const checks = FAMILIES.flatMap((family): readonly CheckOutcome[] => family.evaluate(facts, policy));
   return decide(keepHonestCauses(checks), policy);
 }
 
 /** Derives tier and ready from check results. */
-export function decide(checks: CheckResult[], policy: Policy): Verdict {
+export function decide(checks: CheckOutcome[], policy: Policy): Verdict {
   const status = (id: CheckId) => checks.find((check) => check.id === id)?.status;
   const passes = (id: CheckId) => status(id) === 'pass';
   const tier: Tier =

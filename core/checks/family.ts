@@ -1,6 +1,6 @@
 import type { GuestRunOptions } from '../kvm/run-guest.ts';
 import type { Policy } from './policy.ts';
-import type { CheckResultOf } from './result.ts';
+import type { CheckOutcomeOf } from './outcome.ts';
 
 /**
  * Whether to run the tiny KVM guest (kvm-run.ts); on by default, off with --no-kvm-run. The
@@ -37,5 +37,5 @@ export interface CheckFamily {
   readonly synchronousProbe?: true;
   readonly example?: object;
   // `never`: any parameter type fits here; the registry's call checks each against the real facts.
-  readonly evaluate: (facts: never, policy: Policy) => ReadonlyArray<CheckResultOf<string>>;
+  readonly evaluate: (facts: never, policy: Policy) => ReadonlyArray<CheckOutcomeOf<string>>;
 }

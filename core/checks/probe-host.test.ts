@@ -11,7 +11,7 @@ import { evaluate } from './evaluate.ts';
 import { DEFAULT_POLICY } from './policy.ts';
 import { assertHostRoot, HostRootError, probeFamilies, probeHost } from './probe-host.ts';
 import type { CheckId, HostFacts } from './registry.ts';
-import type { CheckResult, Verdict } from './verdict.ts';
+import type { CheckOutcome, Verdict } from './verdict.ts';
 
 const run = promisify(execFile);
 
@@ -29,7 +29,7 @@ async function build(profile: HostProfile, options?: BuildHostOptions): Promise<
   return buildHost(path.join(base, `${counter}-${profile}`), profile, options);
 }
 
-async function probe(host: BuiltHost): Promise<{ facts: HostFacts; verdict: Verdict; check: (id: CheckId) => CheckResult }> {
+async function probe(host: BuiltHost): Promise<{ facts: HostFacts; verdict: Verdict; check: (id: CheckId) => CheckOutcome }> {
   const facts = await probeHost(host.root);
   const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
   const check = (id: CheckId) => {

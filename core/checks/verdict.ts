@@ -1,7 +1,7 @@
 import type { CheckId } from './registry.ts';
-import type { CheckResultOf } from './result.ts';
+import type { CheckOutcomeOf } from './outcome.ts';
 
-export type CheckResult = CheckResultOf<CheckId>;
+export type CheckOutcome = CheckOutcomeOf<CheckId>;
 
 export { TIERS, type Tier } from './tiers.ts';
 import type { Tier } from './tiers.ts';
@@ -11,5 +11,5 @@ export interface Verdict {
   ready: boolean;
   /** False when a check that decides the tier ended in `error`: the tier is a guess. */
   conclusive: boolean;
-  checks: CheckResult[];
+  checks: CheckOutcome[];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { CheckResult } from '../checks/verdict.ts';
+import type { CheckOutcome } from '../checks/verdict.ts';
 import { type NodeValidation, nodeValidationSchema, reportCheckSchema, storedNodeValidationSchema } from './schema.ts';
 
 const stamp = '2026-12-02T12:00:00.000Z';
@@ -10,7 +10,7 @@ function report(status: Record<string, unknown>): Record<string, unknown> {
 }
 
 // Compile-time: every check result the verdict produces is a report check (typecheck fails otherwise).
-const checkResultsAreReportChecks: CheckResult extends z.input<typeof reportCheckSchema> ? true : never = true;
+const checkResultsAreReportChecks: CheckOutcome extends z.input<typeof reportCheckSchema> ? true : never = true;
 
 describe('report schema', () => {
   it('stores what the API server must keep: partial reports, an empty taint, unknown check ids and fields', () => {

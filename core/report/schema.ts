@@ -5,9 +5,9 @@ import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest
 import { inventorySchema } from '../inventory/schema.ts';
 import { hostDevicesSchema } from './host-devices.ts';
 import { vmBootStepsSchema, VM_BOOT_REASONS } from './vm-boot.ts';
-import { CHECK_STATUSES } from '../checks/result.ts';
+import { CHECK_STATUSES } from '../checks/outcome.ts';
 import { CONFIDENTIAL_KINDS, MAX_KIND_REASON } from '../checks/host/confidential-kinds.ts';
-import { type CheckResult, TIERS } from '../checks/verdict.ts';
+import { type CheckOutcome, TIERS } from '../checks/verdict.ts';
 
 // The canary's reasons and steps live in their own module (no Node imports) so the aggregator's
 // page can read them; they stay part of this schema's exports.
@@ -206,7 +206,7 @@ export type NodeValidationCondition = z.infer<typeof conditionSchema>;
 
 /** The status as the agent builds it: checks and facts typed by the code that produces them. */
 export type NodeValidationStatus = Omit<z.infer<typeof nodeValidationStatusSchema>, 'checks'> & {
-  checks: CheckResult[];
+  checks: CheckOutcome[];
   facts: HostFacts;
 };
 

@@ -10,7 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CheckStatus } from '../../core/checks/result.ts';
+import type { CheckStatus } from '../../core/checks/outcome.ts';
 import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
 import { cutAfter, directory, emptied, fifo, huge, type Mutation, noAccess, symlinkLoop } from './host-mutations.ts';
 import { Fault } from './ledger.ts';

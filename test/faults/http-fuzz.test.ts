@@ -14,7 +14,7 @@ import { gateResponseSchema, nodeResponseSchema, nodesResponseSchema, summaryRes
 import { createAggregatorMetrics } from '../../aggregator/metrics.ts';
 import type { ClusterSnapshot } from '../../aggregator/model/snapshot.ts';
 import { listed, NOW, rawCdi, rawKubeVirt, rawNode, rawReport } from '../lab/aggregator/cluster-fixtures.ts';
-import { FakeSource, latestOf } from '../lab/aggregator/report-source.ts';
+import { FakeSource, latestOf } from '../lab/aggregator/gate-source.ts';
 import { fuzzRuns } from '../lab/support/fuzz-runs.ts';
 import { Fault } from './ledger.ts';
 

@@ -8,7 +8,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Node } from '@kubernetes/client-node';
-import type { CheckStatus } from '../../core/checks/result.ts';
+import type { CheckStatus } from '../../core/checks/outcome.ts';
 import type { Tier } from '../../core/checks/verdict.ts';
 import { API_GROUP, API_VERSION, CONDITION_TYPE, NODE_VALIDATION_PLURAL, nodeKeys } from '../../core/kube/names.ts';
 import type { NodeValidation } from '../../core/report/schema.ts';

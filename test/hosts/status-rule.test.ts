@@ -15,7 +15,7 @@ import { readVhvRecording, type VhvFacts } from '../../core/checks/families/vhv.
 import { DEFAULT_POLICY, type Policy } from '../../core/checks/policy.ts';
 import { probeHost } from '../../core/checks/probe-host.ts';
 import { CHECK_IDS, type CheckId, type HostFacts } from '../../core/checks/registry.ts';
-import type { CheckResult, Verdict } from '../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../core/checks/verdict.ts';
 import { renderCheckTable } from '../../cli/render/check-table.ts';
 import { buildHost, HOST_PROFILES, type HostProfile } from '../lab/hosts/build-host.ts';
 import { EXPECTED_READINGS, type ExpectedCheck, VM_PROFILES } from '../lab/hosts/expected-readings.ts';
@@ -59,8 +59,8 @@ function reading(profile: HostProfile): Reading {
   return found;
 }
 
-const shape = (check: CheckResult): ExpectedCheck => (check.followsFrom ? { status: check.status, followsFrom: check.followsFrom as CheckId } : check.status);
-const byId = (verdict: Verdict, id: CheckId): CheckResult => {
+const shape = (check: CheckOutcome): ExpectedCheck => (check.followsFrom ? { status: check.status, followsFrom: check.followsFrom as CheckId } : check.status);
+const byId = (verdict: Verdict, id: CheckId): CheckOutcome => {
   const check = verdict.checks.find((c) => c.id === id);
   if (!check) throw new Error(`no ${id}`);
   return check;

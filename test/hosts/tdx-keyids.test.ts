@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../core/checks/evaluate.ts';
 import { DEFAULT_POLICY } from '../../core/checks/policy.ts';
 import { probeHost } from '../../core/checks/probe-host.ts';
-import type { CheckResult } from '../../core/checks/verdict.ts';
+import type { CheckOutcome } from '../../core/checks/verdict.ts';
 import { buildHost } from '../lab/hosts/build-host.ts';
 import { TDX_KEYIDS_ALL_USED, TDX_WITHOUT_MISC_KEY } from '../lab/hosts/profiles/confidential.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-async function confidentialCheck(files: Record<string, string> = {}): Promise<CheckResult | undefined> {
+async function confidentialCheck(files: Record<string, string> = {}): Promise<CheckOutcome | undefined> {
   const host = await buildHost(path.join(base, `tdx-${(built += 1)}`), 'tdx-metal', { files });
   const verdict = evaluate(await probeHost(host.root), { state: 'disabled' }, DEFAULT_POLICY);
   return verdict.checks.find((check) => check.id === 'confidential');

@@ -1,7 +1,7 @@
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostDir, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /** The cgroup version and the controllers virt-launcher needs. */
 const IDS = ['cgroup'] as const;
@@ -37,7 +37,7 @@ const REQUIRED_CONTROLLERS: Record<1 | 2, string[]> = {
   2: ['cpu', 'cpuset', 'memory'],
 };
 
-function evaluateCgroup(cgroup: Observation<CgroupFacts>): CheckResultOf<CgroupCheckId> {
+function evaluateCgroup(cgroup: Observation<CgroupFacts>): CheckOutcomeOf<CgroupCheckId> {
   const id = 'cgroup';
   if (cgroup.state === 'unknown') return { id, status: 'error', message: cgroup.reason };
   const { version, controllers } = cgroup.value;

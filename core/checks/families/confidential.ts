@@ -2,7 +2,7 @@ import type { JsonObject } from '../../json.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { type DeviceFacts, probeDevice } from './devices.ts';
 import type { VhvFacts, VhvFamilyFacts } from './vhv.ts';
 import { CONFIDENTIAL_KINDS, type ConfidentialKind, KIND_NAME, MAX_KIND_REASON } from '../host/confidential-kinds.ts';
@@ -307,7 +307,7 @@ export function vhvDisagreement(vhv: VhvFacts | undefined, kinds: readonly KindR
   return null;
 }
 
-export function evaluateConfidential(confidential: Observation<ConfidentialFacts>, vhv?: VhvFacts): CheckResultOf<ConfidentialCheckId> {
+export function evaluateConfidential(confidential: Observation<ConfidentialFacts>, vhv?: VhvFacts): CheckOutcomeOf<ConfidentialCheckId> {
   const id = 'confidential';
   if (confidential.state === 'unknown') return { id, status: 'skip', message: `confidential guests not looked at: ${confidential.reason}` };
   const facts = confidential.value;

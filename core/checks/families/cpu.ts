@@ -2,7 +2,7 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import { type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { hardwareVirtualizationRemedy } from '../host/virtualization-remedy.ts';
 import { classifyPlatform } from '../host/platform-class.ts';
 import type { PlatformFamilyFacts } from './platform.ts';
@@ -21,7 +21,7 @@ async function probeCpu({ hostRoot }: ProbeContext): Promise<CpuFamilyFacts> {
   return { cpu: parseCpuinfo(read.text) };
 }
 
-function evaluateCpuVirtualization(cpu: Observation<CpuFacts>, facts: PlatformFamilyFacts): CheckResultOf<CpuCheckId> {
+function evaluateCpuVirtualization(cpu: Observation<CpuFacts>, facts: PlatformFamilyFacts): CheckOutcomeOf<CpuCheckId> {
   const id = 'cpu.virtualization';
   if (cpu.state === 'unknown') return { id, status: 'error', message: cpu.reason };
   const { arch, vendor, model, vmx, svm } = cpu.value;

@@ -5,7 +5,7 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath, readHostFile } from '../host/files.ts';
 import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { kvmDriverRemedy, lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
 import { classifyPlatform } from '../host/platform-class.ts';
@@ -137,7 +137,7 @@ const KIND_PHRASE: Record<FileKind, string> = {
   other: 'a FIFO, socket or other special file',
 };
 
-export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckResultOf<DeviceCheckId> {
+export function evaluateDevice(device: DeviceFacts, rule: DeviceRule): CheckOutcomeOf<DeviceCheckId> {
   const { id, severity } = rule;
   const path = `/${device.path}`;
   if (device.state === 'unknown') return { id, status: 'error', message: `could not inspect ${path}: ${device.reason}` };
@@ -224,7 +224,7 @@ const PROVIDER_PHRASE: Record<KvmProvider['module'], string> = {
  * that is absent or driverless on an x86 CPU without vmx/svm follows from cpu.virtualization: no
  * vendor module can load there. The remedy fits the CPU and the platform.
  */
-export function evaluateKvmDevice(facts: Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'> & CpuFamilyFacts & PlatformFamilyFacts): CheckResultOf<DeviceCheckId> {
+export function evaluateKvmDevice(facts: Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'> & CpuFamilyFacts & PlatformFamilyFacts): CheckOutcomeOf<DeviceCheckId> {
   const { kvm: device, kvmProvider: provider, cpu } = facts;
   const result = evaluateDevice(device, DEVICE_RULES.kvm);
   const module = provider.state === 'ok' ? provider.value.module : undefined;

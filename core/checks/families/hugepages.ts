@@ -1,7 +1,7 @@
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostDir, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /**
  * Hugepages reserved on the host, for VMs that ask for them (spec.domain.memory.hugepages).
@@ -76,7 +76,7 @@ export async function probeHugepages({ hostRoot }: ProbeContext): Promise<Hugepa
 
 const size = (kib: number): string => (kib % (1024 * 1024) === 0 ? `${kib / (1024 * 1024)} GiB` : kib % 1024 === 0 ? `${kib / 1024} MiB` : `${kib} KiB`);
 
-export function evaluateHugepages(hugepages: Observation<HugepagesFacts>): CheckResultOf<HugepagesCheckId> {
+export function evaluateHugepages(hugepages: Observation<HugepagesFacts>): CheckOutcomeOf<HugepagesCheckId> {
   const id = 'hugepages';
   if (hugepages.state === 'unknown') return { id, status: 'skip', message: `hugepages not looked at: ${hugepages.reason}` };
   const { meminfo, pools } = hugepages.value;

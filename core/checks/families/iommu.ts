@@ -1,7 +1,7 @@
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostDir } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
 import { classifyPlatform } from '../host/platform-class.ts';
 import type { PlatformFamilyFacts } from './platform.ts';
@@ -37,7 +37,7 @@ async function probeIommu(hostRoot: string): Promise<Observation<IommuFacts>> {
   };
 }
 
-function evaluateIommu(iommu: Observation<IommuFacts>, machine: CpuFamilyFacts & PlatformFamilyFacts): CheckResultOf<IommuCheckId> {
+function evaluateIommu(iommu: Observation<IommuFacts>, machine: CpuFamilyFacts & PlatformFamilyFacts): CheckOutcomeOf<IommuCheckId> {
   const id = 'iommu';
   if (iommu.state === 'unknown') return { id, status: 'error', message: iommu.reason };
   const observed = { groups: iommu.value.groups, units: iommu.value.units };

@@ -8,7 +8,7 @@ import { describeRead, readHostFile } from '../host/files.ts';
 import { KERNEL_ISSUES } from '../host/known-issues.ts';
 import type { Observation } from '../observation.ts';
 import type { Policy } from '../policy.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /** The running kernel's release against the policy's minimum and the known bad combinations. */
 const IDS = ['kernel.version'] as const;
@@ -30,7 +30,7 @@ async function probeKernelRelease(hostRoot: string): Promise<Observation<string>
   return { state: 'ok', value: release };
 }
 
-function evaluateKernelVersion(release: Observation<string>, minKernel: string): CheckResultOf<KernelCheckId> {
+function evaluateKernelVersion(release: Observation<string>, minKernel: string): CheckOutcomeOf<KernelCheckId> {
   const id = 'kernel.version';
   if (release.state === 'unknown') return { id, status: 'error', message: release.reason };
   const version = semverCoerce(release.value);

@@ -8,7 +8,7 @@ import { DEVICE_SPECS } from '../host/device-numbers.ts';
 import { type DeviceFacts, type DevicesFamilyFacts, devMajor, devMinor } from './devices.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { hostPath } from '../host/files.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { startStopwatch } from '../../stopwatch.ts';
 
 /**
@@ -83,7 +83,7 @@ const opens = (device: DeviceFacts): boolean => device.state === 'present' && de
 
 const stepsSummary = (steps: StepRecord[]): string[] => steps.map((step) => (step.ok ? step.step : `${step.step}: ${step.errno ?? step.detail ?? 'failed'}`));
 
-export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'>): CheckResultOf<KvmRunCheckId> {
+export function evaluateKvmRun(facts: KvmRunFamilyFacts & Pick<DevicesFamilyFacts, 'kvm' | 'kvmProvider'>): CheckOutcomeOf<KvmRunCheckId> {
   const id: KvmRunCheckId = 'kvm.run';
   const run = facts.kvmRun;
   if (run.state === 'not-run') return { id, status: 'skip', message: `tiny KVM guest not run: ${run.reason}` };

@@ -7,7 +7,7 @@ import type { CpuFacts } from '../host/parse/cpuinfo.ts';
 import { parseProcModules } from '../host/parse/proc-modules.ts';
 import { classifyPlatform, describePlatform } from '../host/platform-class.ts';
 import type { PlatformFamilyFacts } from './platform.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { lacksHardwareVirtualization, vendorKvmModule } from '../host/virtualization-remedy.ts';
 
 /** The KVM-related kernel modules, and the kvm module's `nested` parameter. */
@@ -83,7 +83,7 @@ function evaluateModules(
   modules: Observation<ModuleFacts>,
   cpu: Observation<CpuFacts>,
   devices: DevicesFamilyFacts,
-): CheckResultOf<ModulesCheckId> {
+): CheckOutcomeOf<ModulesCheckId> {
   const id = 'kernel.modules';
   if (modules.state === 'unknown') return { id, status: 'error', message: modules.reason };
   const loaded = new Set(modules.value.loaded);
@@ -110,7 +110,7 @@ function evaluateModules(
 }
 
 /** Whether VMs here would be nested: the platform decides (on arm64 the CPU flag cannot). */
-function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: NestedFacts): CheckResultOf<ModulesCheckId> {
+function evaluateNested(facts: CpuFamilyFacts & PlatformFamilyFacts, nested: NestedFacts): CheckOutcomeOf<ModulesCheckId> {
   const id = 'kvm.nested';
   const platform = classifyPlatform(facts.platform, facts.cpu);
   const parameter = nested.kvmIntel ?? nested.kvmAmd;

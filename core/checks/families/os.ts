@@ -3,7 +3,7 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import { type OsRelease, parseOsRelease } from '../host/parse/os-release.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /** The host's userland: Enterprise Linux, like virt-launcher's, or not. */
 const IDS = ['os.userland'] as const;
@@ -21,7 +21,7 @@ async function probeOsRelease(hostRoot: string): Promise<Observation<OsRelease>>
   return parseOsRelease(read.text);
 }
 
-function evaluateUserland(os: Observation<OsRelease>): CheckResultOf<OsCheckId> {
+function evaluateUserland(os: Observation<OsRelease>): CheckOutcomeOf<OsCheckId> {
   const id = 'os.userland';
   if (os.state === 'unknown') return { id, status: 'error', message: os.reason };
   const { id: osId, prettyName, idLike } = os.value;

@@ -4,7 +4,7 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { MAX_PCI_FUNCTIONS, walkPci } from '../host/pci-walk.ts';
 import { summarisePassthrough } from '../host/passthrough-inventory.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /**
  * Device passthrough (VFIO): which PCI functions KubeVirt's PCI device plugin could hand to a VM,
@@ -42,7 +42,7 @@ const countOf = (rows: readonly PciDeviceRow[]): number => rows.reduce((sum, row
 const idOf = (row: PciDeviceRow): string => row.selector ?? `id unread (${row.unread ?? 'sysfs'})`;
 const listed = (rows: readonly PciDeviceRow[]): string => rows.slice(0, 4).map((row) => `${idOf(row)} ×${row.count}`).join(', ') + (rows.length > 4 ? ` (+${rows.length - 4} more ids)` : '');
 
-function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckResultOf<PassthroughCheckId> {
+function evaluatePassthrough(observation: Observation<PassthroughFacts>): CheckOutcomeOf<PassthroughCheckId> {
   const id = 'passthrough';
   if (observation.state === 'unknown') return { id, status: 'error', message: observation.reason };
   const facts = observation.value;

@@ -2,7 +2,7 @@ import type { CheckFamily, ProbeContext } from '../family.ts';
 import { readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CpuFacts } from '../host/parse/cpuinfo.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 import { classifyPlatform, type DeviceTreeFacts, type DmiFacts, describePlatform, type Platform, type PlatformFacts } from '../host/platform-class.ts';
 
 /** Bare metal or a virtual machine, and which cloud or hypervisor, from DMI, sysfs and the device tree. */
@@ -110,7 +110,7 @@ function cloudHint(platform: Platform, arch: string | undefined): string | undef
 /** Said when the host root is a container's own root: the kernel's machine is judged, seen from a container. */
 const seenFrom = (platform: PlatformFacts): string => (platform.containerMarker ? `; virtgate runs in a container on it (/${platform.containerMarker})` : '');
 
-function evaluatePlatform(facts: PlatformFamilyFacts & { cpu: Observation<CpuFacts> }): CheckResultOf<PlatformCheckId> {
+function evaluatePlatform(facts: PlatformFamilyFacts & { cpu: Observation<CpuFacts> }): CheckOutcomeOf<PlatformCheckId> {
   const id = 'platform';
   const platform = classifyPlatform(facts.platform, facts.cpu);
   const observed = {

@@ -2,7 +2,7 @@ import { stat } from '../../fs-promised.ts';
 import { DEVICE_SPECS, type DeviceName } from '../host/device-numbers.ts';
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { errnoCode, errorDetail, hostPath } from '../host/files.ts';
-import type { CheckResultOf } from '../result.ts';
+import type { CheckOutcomeOf } from '../outcome.ts';
 
 /**
  * qemu.access: can KubeVirt's QEMU (uid/gid 107 in virt-launcher) open the devices as the node
@@ -50,7 +50,7 @@ export function canOpenReadWrite(node: { mode: number; uid: number; gid: number 
 /** `mode 0600, owner 0:0`: plain words instead of `0600 0:0`. */
 const describe = (node: { mode: number; uid: number; gid: number }): string => `mode ${node.mode.toString(8).padStart(4, '0')}, owner ${node.uid}:${node.gid}`;
 
-export function evaluateQemuAccess(deviceAccess: Record<DeviceName, NodeAccessFacts>): CheckResultOf<QemuAccessCheckId> {
+export function evaluateQemuAccess(deviceAccess: Record<DeviceName, NodeAccessFacts>): CheckOutcomeOf<QemuAccessCheckId> {
   const id = 'qemu.access';
   const nodes = Object.values(deviceAccess);
   const present = nodes.filter((node) => node.state === 'present');

@@ -4,7 +4,7 @@ import type { CheckFamily } from '../family.ts';
 import { errnoCode, readHostFile } from '../host/files.ts';
 import { parseVhvOutput, type VhvLine, type VhvParse } from '../host/parse/vhv-output.ts';
 import type { Policy } from '../policy.ts';
-import type { CheckResultOf, CheckStatus } from '../result.ts';
+import type { CheckOutcomeOf, CheckStatus } from '../outcome.ts';
 import { lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
 import type { DevicesFamilyFacts } from './devices.ts';
@@ -96,7 +96,7 @@ function isAccelerationLine(line: VhvLine): boolean {
 /** What virtgate's own probes saw of KVM, to tell a repeated finding from a new one. */
 type NativeKvmFacts = CpuFamilyFacts & Pick<DevicesFamilyFacts, 'kvm'>;
 
-export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean, native?: NativeKvmFacts): CheckResultOf<VhvCheckId> {
+export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean, native?: NativeKvmFacts): CheckOutcomeOf<VhvCheckId> {
   const id = 'virt-host-validate';
   switch (vhv.state) {
     case 'disabled':
@@ -154,7 +154,7 @@ export function evaluateVirtHostValidate(vhv: VhvFacts, allowEmulation: boolean,
   const more = problems.length > MAX_NAMED_PROBLEMS ? `; and ${problems.length - MAX_NAMED_PROBLEMS} more` : '';
   // A warn while FAIL lines are named must say why, or the status reads as a contradiction.
   const accepted = worst !== 'fail' && failing > 0 ? ' (KVM acceleration FAIL lines count as warnings under --allow-emulation)' : '';
-  const result: CheckResultOf<VhvCheckId> = {
+  const result: CheckOutcomeOf<VhvCheckId> = {
     id,
     status: worst,
     message: `${counts}${accepted}: ${problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')}${more}`,

@@ -1,6 +1,6 @@
 import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
 import { exampleFacts, type HostFacts } from '../../../core/checks/registry.ts';
-import type { CheckResult, Verdict } from '../../../core/checks/verdict.ts';
+import type { CheckOutcome, Verdict } from '../../../core/checks/verdict.ts';
 import { nodeKeys } from '../../../core/kube/names.ts';
 import type { NodeValidation } from '../../../core/report/schema.ts';
 import type { StatusOperation } from '../../../agent/desired/status-patch.ts';
@@ -19,8 +19,8 @@ export const facts = {
   kernelRelease: { state: 'ok', value: '5.14.0-503.el9.x86_64' },
 } satisfies HostFacts;
 
-function verdict(statuses: Partial<Record<CheckResult['id'], CheckResult['status']>>, over: Partial<Verdict> = {}): Verdict {
-  const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckResult);
+function verdict(statuses: Partial<Record<CheckOutcome['id'], CheckOutcome['status']>>, over: Partial<Verdict> = {}): Verdict {
+  const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckOutcome);
   return { tier: 'hardware', ready: true, conclusive: true, checks, ...over };
 }
 

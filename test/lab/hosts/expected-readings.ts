@@ -13,7 +13,7 @@
  *  - every host also gets a proc/meminfo without hugepages reserved.
  */
 import type { CheckId } from '../../../core/checks/registry.ts';
-import type { CheckStatus } from '../../../core/checks/result.ts';
+import type { CheckStatus } from '../../../core/checks/outcome.ts';
 import type { HostProfile } from './profiles/profiles.ts';
 import type { VhvFixture } from './paths.ts';
 

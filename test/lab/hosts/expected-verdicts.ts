@@ -7,7 +7,7 @@
  * suite makes to a host while agents run.
  */
 import type { ConfidentialKind } from '../../../core/checks/host/confidential-kinds.ts';
-import type { CheckStatus } from '../../../core/checks/result.ts';
+import type { CheckStatus } from '../../../core/checks/outcome.ts';
 import type { Tier } from '../../../core/checks/verdict.ts';
 import type { HostProfile } from './build-host.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gate } from '../gate/gate.ts';
-import { GATE_CHECK_IDS } from '../documents/gate.ts';
-import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
+import { gate } from '../../aggregator/gate/gate.ts';
+import { GATE_CHECK_IDS } from '../../aggregator/documents/gate.ts';
+import { DEFAULT_GATE_CONFIG } from '../../aggregator/model/config.ts';
 import { healthyCluster, NOW, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtures.ts';
-import { VERSION_DATA } from '../../test/lab/aggregator/report-source.ts';
-import { oneLine, renderChecklist } from './checklist.ts';
+import { VERSION_DATA } from '../../test/lab/aggregator/gate-source.ts';
+import { oneLine, renderChecklist } from './gate-checklist.ts';
 
 describe('renderChecklist', () => {
   it('lists every check, the result and the exit code', () => {

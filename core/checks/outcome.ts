@@ -10,8 +10,8 @@ import type { JsonObject } from '../json.ts';
 export const CHECK_STATUSES = ['pass', 'warn', 'fail', 'skip', 'error'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-/** One check's result. A family names its own ids; `CheckResult` (verdict.ts) is the union over all families. */
-export interface CheckResultOf<Id extends string> {
+/** One check's outcome. A family names its own ids; `CheckOutcome` (verdict.ts) is the union over all families. */
+export interface CheckOutcomeOf<Id extends string> {
   id: Id;
   status: CheckStatus;
   /** One line a platform engineer can act on. */

@@ -1,5 +1,5 @@
-import type { ObservedVersion } from '../gate/observed-version.ts';
-import type { GateResult, GateStatus } from '../documents/gate.ts';
+import type { ObservedVersion } from '../../aggregator/gate/observed-version.ts';
+import type { GateResult, GateStatus } from '../../aggregator/documents/gate.ts';
 
 /** Colours a status word (the CLI passes its TTY-aware painter); plain text by default. */
 export type StatusPainter = (status: GateStatus, text: string) => string;

@@ -3,8 +3,8 @@ import type { CanaryView } from '../canary/view.ts';
 import type { GateResult } from '../documents/gate.ts';
 
 /** The latest gate evaluation: the HTTP handlers serve it without recomputing. */
-export interface LatestReport {
-  report: GateResult;
+export interface LatestGate {
+  result: GateResult;
   /** The clock at recompute time: the date the gate was evaluated on. */
   computedAt: Date;
   durationMs: number;
@@ -13,8 +13,8 @@ export interface LatestReport {
 }
 
 /** What the HTTP routes and the metrics read. */
-export interface ReportSource {
-  latest(): LatestReport | null;
+export interface GateSource {
+  latest(): LatestGate | null;
   status(): AggregatorStatus;
   /** The aggregator's clock (injected in tests). */
   now(): Date;
