@@ -76,6 +76,14 @@ export const AGGREGATOR_SETTINGS = {
     // For tests and what-if runs; a cluster judges today.
     chart: false,
   }),
+  shutdownDrainSeconds: durationSetting({
+    flag: '--shutdown-drain <duration>',
+    help: 'after SIGTERM, serve on this long with every response asking its client to close the connection, so kept-alive clients move to another pod before this one stops; ends once no connection is open',
+    default: '2s',
+    min: '1s',
+    // The chart's grace period is shutdownDelaySeconds + 25 s: room for this and the stop after it.
+    max: '5s',
+  }),
   perNodeMetrics: setting({
     flag: '--no-per-node-metrics',
     help: 'leave the per-node series (virtgate_node_report_timestamp_seconds, virtgate_node_migration_targets: two per node) out of /metrics; the cluster series stay',

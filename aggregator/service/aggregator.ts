@@ -6,6 +6,7 @@ import { type AggregatorConfig, gateConfigOf, watchTimingOf } from '../config.ts
 import { evaluateGate } from '../gate/gate.ts';
 import type { GateStatus } from '../documents/gate.ts';
 import { buildHttp } from '../http/server.ts';
+import { ConnectionDrain } from '../http/drain.ts';
 import { type AggregatorRegistry, createAggregatorMetrics } from '../metrics.ts';
 import { modelOf } from '../model/cluster.ts';
 import { canaryView } from '../canary/view.ts';
@@ -39,6 +40,7 @@ export interface AggregatorOptions {
 export class Aggregator implements GateSource {
   readonly app: FastifyInstance;
   readonly registry: AggregatorRegistry;
+  private readonly connections: ConnectionDrain;
   private readonly config: AggregatorConfig;
   private readonly gateConfig: GateConfig;
   private readonly data: VersionData;
@@ -81,6 +83,7 @@ export class Aggregator implements GateSource {
       ...(options.pageDirectory ? { pageDirectory: options.pageDirectory } : {}),
       onWarning: (message) => this.log.warn({ decision: 'page-missing' }, message),
     });
+    this.connections = new ConnectionDrain(this.app);
   }
 
   /** Starts watching; the report appears once every watched kind has been listed. */
@@ -92,6 +95,14 @@ export class Aggregator implements GateSource {
   /** Serves HTTP on the configured address; resolves with the address (port 0 picks one). */
   async listen(): Promise<string> {
     return this.app.listen({ port: this.config.port, host: this.config.bindAddress });
+  }
+
+  /**
+   * The first step of a graceful stop (SIGTERM): kept-alive clients asked to reconnect elsewhere
+   * for up to `config.shutdownDrainSeconds` (http/drain.ts); `stop` then closes the server.
+   */
+  async drain(): Promise<{ leftOpen: number }> {
+    return this.connections.drain(this.config.shutdownDrainSeconds);
   }
 
   async stop(): Promise<void> {

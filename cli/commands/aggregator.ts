@@ -43,6 +43,8 @@ async function runAggregator(flags: Record<string, unknown>): Promise<void> {
   aggregator.start();
   log.info({ address, versionsFile: config.versionsFile, dataUpdated: data.updated, staleAfterSeconds: config.staleAfterSeconds, minReady: config.minReady }, 'virtgate aggregator started');
   await stopOnSignal(log, async () => {
+    const { leftOpen } = await aggregator.drain();
+    log.info({ leftOpen }, 'connections drained');
     await aggregator.stop();
     log.info('virtgate aggregator stopped');
   });

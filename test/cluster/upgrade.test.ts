@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeView } from '../lab/chart/cluster.ts';
 import { CHART_DIR, helm, helmOk } from '../lab/chart/helm.ts';
+import { kubectl } from '../lab/kubevirt/deploy.ts';
 import { CLUSTER_LAYOUT } from '../lab/cluster/layout.ts';
 import { type ClusterContext, useCluster } from '../lab/cluster/use.ts';
 import { AuditLog } from '../lab/controlplane/audit.ts';
@@ -203,4 +204,58 @@ describe('helm upgrade from the previous release, across three nodes', () => {
     // Writes were made in the window: the judgement was not of an empty log.
     expect(events.filter((e) => e.verb === 'create' && e.objectRef?.resource === 'pods').length).toBeGreaterThan(0);
   }, 900_000);
+
+  it("from this release on, a restart of the aggregator moves a kept-alive client to the new pod before the old one stops: no poll on either kind of connection goes unanswered", async () => {
+    const service = await core.readNamespacedService({ namespace: NS, name: `${RELEASE}-aggregator` });
+    const summaryUrl = `http://${service.spec?.clusterIP}:${service.spec?.ports?.[0]?.port}/api/v1/summary`;
+    const aggregatorPods = async () =>
+      (await core.listNamespacedPod({ namespace: NS, labelSelector: 'app.kubernetes.io/component=aggregator' })).items;
+    const oldPods = new Set((await aggregatorPods()).map((p) => p.metadata?.uid));
+    // One connection kept alive, as a dashboard or a script's HTTP client keeps it.
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const keptAlive: Array<{ at: number; outcome: string; connection: string }> = [];
+    const fresh: Array<{ at: number; outcome: string }> = [];
+    const getKeptAlive = () =>
+      new Promise<{ outcome: string; connection: string }>((resolve) => {
+        const request = http.get(summaryUrl, { agent: keepAlive, timeout: 2000 }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ outcome: res.statusCode === 200 ? 'ok' : `HTTP ${res.statusCode}`, connection: String(res.headers.connection) }));
+        });
+        request.on('timeout', () => request.destroy(new Error('no answer within 2 s')));
+        request.on('error', (error: NodeJS.ErrnoException) => resolve({ outcome: `${error.code ?? error.name}: ${error.message}`, connection: '' }));
+      });
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const at = Date.now();
+        keptAlive.push({ at, ...(await getKeptAlive()) });
+        fresh.push({ at, outcome: await getOnNewConnection(summaryUrl) });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    const started = Date.now();
+    try {
+      await kubectl(cluster.controlPlane.binDir, cluster.controlPlane.adminKubeconfig)(['--namespace', NS, 'rollout', 'restart', `deployment/${RELEASE}-aggregator`]);
+      // Over when the old pod is gone (it stopped after its preStop sleep and its drain) and a new one serves.
+      await waitFor('the old aggregator pod to be gone and a new one Ready', async () => {
+        const pods = await aggregatorPods();
+        return pods.every((p) => !oldPods.has(p.metadata?.uid)) && pods.length === 1 && isReady(pods[0]!) ? true : undefined;
+      }, 180_000, 250);
+      figures.restartMs = Date.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      polling = false;
+      await poller;
+      keepAlive.destroy();
+    }
+    const unanswered = [...keptAlive.filter((p) => p.outcome !== 'ok').map((p) => ({ ...p, kind: 'kept alive' })), ...fresh.filter((p) => p.outcome !== 'ok').map((p) => ({ ...p, kind: 'new connection' }))];
+    const closes = keptAlive.filter((p) => p.connection === 'close').length;
+    figures.restartKeptAlivePolls = keptAlive.length;
+    figures.restartCloseAnswers = closes;
+    log(`aggregator restart ${figures.restartMs} ms: ${keptAlive.length} kept-alive polls (${closes} answered Connection: close), ${fresh.length} on new connections, unanswered: ${JSON.stringify(unanswered.slice(0, 5))}`);
+    expect(keptAlive.length).toBeGreaterThan(10);
+    // The old pod's drain asked this client to reconnect (so the mechanism, not luck, moved it).
+    expect(closes).toBeGreaterThanOrEqual(1);
+    expect(unanswered).toEqual([]);
+  }, 600_000);
 });

@@ -122,6 +122,8 @@ describe('virtgate aggregator (a real process)', () => {
   it('exits 0 on SIGTERM', async () => {
     if (!proc) throw new Error('aggregator not running');
     expect(await proc.stop()).toBe(0);
+    // It drained first (aggregator/http/drain.ts): kept-alive clients asked to reconnect, at most --shutdown-drain.
+    expect(proc.logs.find((line) => line.msg === 'connections drained')).toMatchObject({ leftOpen: expect.any(Number) });
     expect(proc.logs.some((line) => line.msg === 'virtgate aggregator stopped')).toBe(true);
     proc = undefined;
   });

@@ -78,6 +78,7 @@ describe('values.schema.json rejects bad values with a message that names them',
     ['a helm test that would not wait for the aggregator', ['--set', 'testFramework.aggregatorWaitSeconds=0'], "at '/testFramework/aggregatorWaitSeconds': minimum: got 0, want 5"],
     ['a misspelt crds key', ['--set', 'crds.instal=false'], "at '/crds': additional properties 'instal' not allowed"],
     ['a shutdown delay past the pod\'s grace', ['--set', 'aggregator.shutdownDelaySeconds=25'], "at '/aggregator/shutdownDelaySeconds'"],
+    ['a connection drain longer than 5 s', ['--set', 'aggregator.shutdownDrain=30'], "at '/aggregator/shutdownDrain'"],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -173,6 +174,7 @@ describe('helm template with the defaults', () => {
       '--eol-warn-days=90',
       '--data-max-age-days=180',
       '--request-timeout=30s',
+      '--shutdown-drain=2s',
       '--watch-timeout=5m',
       '--watch-stale-after=330s',
       '--watch-backoff-base=500ms',
@@ -183,9 +185,13 @@ describe('helm template with the defaults', () => {
     expect(container?.readinessProbe?.httpGet?.path).toBe('/readyz');
     // Serves on while kube-proxy drops the stopping pod's endpoint (upgrade.test.ts on three nodes: no poll refused).
     expect(container?.lifecycle).toEqual({ preStop: { sleep: { seconds: 5 } } });
-    expect(pod?.terminationGracePeriodSeconds ?? 30).toBeGreaterThan(20);
+    // The sleep, the drain (at most 5 s) and the stop all fit in the grace period.
+    expect(pod?.terminationGracePeriodSeconds).toBe(30);
     const withoutDelay = findManifest<V1Deployment>(await render(['--set', 'aggregator.shutdownDelaySeconds=0']), 'Deployment', 'virtgate-aggregator');
     expect(withoutDelay.spec?.template.spec?.containers[0]?.lifecycle).toBeUndefined();
+    expect(withoutDelay.spec?.template.spec?.terminationGracePeriodSeconds).toBe(25);
+    const longest = findManifest<V1Deployment>(await render(['--set', 'aggregator.shutdownDelaySeconds=20']), 'Deployment', 'virtgate-aggregator');
+    expect(longest.spec?.template.spec?.terminationGracePeriodSeconds).toBe(45);
     const service = findManifest<{ spec: { selector: Record<string, string>; ports: Array<{ port: number; targetPort: string }> } }>(
       objects,
       'Service',

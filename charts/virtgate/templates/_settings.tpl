@@ -49,6 +49,7 @@ arguments of the chart values that feed a program setting, one "- --flag=value" 
 - {{ printf "--eol-warn-days=%v" .Values.aggregator.eolWarnDays | quote }}
 - {{ printf "--data-max-age-days=%v" .Values.aggregator.dataMaxAgeDays | quote }}
 - {{ printf "--request-timeout=%v" .Values.aggregator.requestTimeout | quote }}
+- {{ printf "--shutdown-drain=%v" .Values.aggregator.shutdownDrain | quote }}
 {{- if not .Values.aggregator.perNodeMetrics }}
 - --no-per-node-metrics
 {{- end }}
