@@ -46,6 +46,9 @@ const CONTROLLERS = [
   'ttl-after-finished-controller',
   // A namespace the tests delete (KubeVirt's VMs) goes only through this controller.
   'namespace-controller',
+  // PodDisruptionBudgets' status (disruptionsAllowed): without it every eviction of a pod a PDB
+  // covers is refused, and a kubectl drain of a node that holds one (the aggregator's) never ends.
+  'disruption-controller',
 ];
 
 /**
