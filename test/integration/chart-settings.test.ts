@@ -70,6 +70,7 @@ const CHANGED: Record<string, string | number | boolean> = {
   'aggregator.eolWarnDays': 30,
   'aggregator.dataMaxAgeDays': 90,
   'aggregator.requestTimeout': '40s',
+  'aggregator.shutdownDrain': '4s',
   'aggregator.perNodeMetrics': false,
   'aggregator.watch.timeout': '3m',
   'aggregator.watch.staleAfter': '7m',
