@@ -8,7 +8,9 @@ import { desiredCondition } from './condition.ts';
 import { desiredLabels } from './labels.ts';
 import { labelPatch, taintChanges } from './node-diff.ts';
 import { formatOwnership, parseOwnership } from '../../core/kube/ownership.ts';
-import { changedFields, reportConditions, reportContent, statusContent } from './report.ts';
+import { buildReport } from '../../core/report/build.ts';
+import type { TaintReport } from '../../core/report/schema.ts';
+import { changedFields, reportConditions, statusContent } from './report.ts';
 import { guardAllows, refuseTaint } from './share-guard.ts';
 import { type DesiredTaints, desiredTaints } from './taint.ts';
 import type { Ownership } from '../../core/kube/ownership.ts';
@@ -36,6 +38,9 @@ function verdict(statuses: Partial<Record<CheckOutcome['id'], CheckOutcome['stat
   const checks = Object.entries(statuses).map(([id, status]) => ({ id, status, message: `${id} is ${status}` }) as CheckOutcome);
   return { tier: 'hardware', ready: true, conclusive: true, checks, ...over };
 }
+
+/** The agent's report of a verdict on `facts`, as the agent builds it. */
+const build = (v: Verdict, effective: EffectiveVerdict, taint: TaintReport) => buildReport({ verdict: v, effective, facts, agentVersion: '0.1.0', taint });
 
 const hardware = verdict({ 'cpu.virtualization': 'pass', 'dev.kvm': 'pass', 'dev.tun': 'pass', 'dev.vhost-net': 'warn' });
 
@@ -178,7 +183,7 @@ describe('condition', () => {
 
 describe('report content', () => {
   it('ignores bookkeeping timestamps and sees real changes', () => {
-    const content = reportContent(hardware, holdVerdict(hardware, undefined), facts, '0.1.0', { policy: 'off', applied: false });
+    const content = build(hardware, holdVerdict(hardware, undefined), { policy: 'off', applied: false });
     const published = { ...JSON.parse(JSON.stringify(content)), probedAt: 'a', heartbeatAt: 'b', lastTransitionAt: 'c' };
     expect(changedFields(content, published)).toEqual([]);
     expect(changedFields(content, { ...published, tier: 'none' })).toEqual(['tier']);
@@ -188,7 +193,7 @@ describe('report content', () => {
   it('is what the report schema says the agent writes, and what the CRD admits', () => {
     const observed = { ...hardware, checks: [...hardware.checks, { id: 'kernel.version', status: 'pass', message: 'm', hint: 'h', observed: { release: '5.14' } } as CheckOutcome] };
     const held = holdVerdict(observed, undefined);
-    const verdict = reportContent(observed, held, facts, '0.1.0', { policy: 'bootstrap', applied: true, refused: 'too many' });
+    const verdict = build(observed, held, { policy: 'bootstrap', applied: true, refused: 'too many' });
     const content = statusContent(verdict, desiredCondition(observed, held), 1, undefined, new Date('2026-12-02T12:00:00.250Z'));
     const stamp = new Date('2026-12-02T12:00:00Z').toISOString();
     const status = JSON.parse(JSON.stringify({ ...content, probedAt: stamp, heartbeatAt: stamp, lastTransitionAt: stamp })) as unknown;
@@ -210,7 +215,7 @@ describe('report content', () => {
     const later = new Date('2026-12-02T13:00:00Z');
     expect(reportConditions(wanted, 1, [ready!], later)).toEqual([ready]);
     expect(reportConditions({ ...wanted, message: 'other' }, 1, [ready!], later)[0]?.lastTransitionTime).toBe(ready?.lastTransitionTime);
-    const verdict = reportContent(hardware, readyHeld, facts, '0.1.0', { policy: 'off', applied: false });
+    const verdict = build(hardware, readyHeld, { policy: 'off', applied: false });
     const published = JSON.parse(JSON.stringify({ ...statusContent(verdict, wanted, 1, undefined, first), probedAt: 'a' }));
     expect(changedFields(statusContent(verdict, wanted, 1, published, later), published)).toEqual([]);
     // A new status is a transition; a new generation is news.

@@ -1,55 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { HostFacts } from '../../core/checks/registry.ts';
-import { type ConfidentialSummary, confidentialSummary } from '../../core/checks/families/confidential.ts';
-import type { Inventory } from '../../core/inventory/schema.ts';
-import { hostDevicesOf } from '../../core/checks/families/passthrough.ts';
-import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION, type TaintReport } from '../../core/report/schema.ts';
-import type { Verdict } from '../../core/checks/verdict.ts';
+import type { VerdictReport } from '../../core/report/build.ts';
+import { type NodeValidationCondition, type NodeValidationStatus, READY_CONDITION } from '../../core/report/schema.ts';
 import type { DesiredCondition } from './condition.ts';
-import type { EffectiveVerdict } from './verdict-hold.ts';
 import { AGENT_DECLARED_STATUS_KEYS } from './status-patch.ts';
 
 /** The fields whose change is news; timestamps are bookkeeping and never trigger a write by themselves. */
-export type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt'>;
-/** What the verdict alone decides; the conditions also depend on what is published. */
-export type VerdictContent = Omit<ReportContent, 'conditions' | 'observedGeneration'>;
-
-export function reportContent(
-  verdict: Verdict,
-  effective: EffectiveVerdict,
-  facts: HostFacts,
-  agentVersion: string,
-  taint: TaintReport,
-  inventory?: Inventory,
-): VerdictContent {
-  const kernel = facts.kernelRelease.state === 'ok' ? (/^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] ?? '') : '';
-  return {
-    ready: effective.ready,
-    tier: effective.tier,
-    conclusive: verdict.conclusive,
-    kvm: verdict.checks.find((check) => check.id === 'dev.kvm')?.status ?? 'error',
-    kernel,
-    checks: verdict.checks,
-    facts,
-    agentVersion,
-    taint,
-    ...(facts.cpu.state === 'ok' ? { cpuFeatures: facts.cpu.value.features } : {}),
-    ...confidentialField(facts),
-    ...(inventory ? { inventory } : {}),
-    ...passthroughField(facts),
-  };
-}
-
-function passthroughField(facts: HostFacts): { hostDevices?: NonNullable<ReturnType<typeof hostDevicesOf>> } {
-  const hostDevices = hostDevicesOf(facts);
-  return hostDevices ? { hostDevices } : {};
-}
-
-/** status.confidential, when the host could tell. */
-function confidentialField(facts: HostFacts): { confidential?: ConfidentialSummary } {
-  const summary = confidentialSummary(facts.confidential);
-  return summary ? { confidential: summary } : {};
-}
+export type ReportContent = Omit<NodeValidationStatus, 'probedAt' | 'heartbeatAt' | 'lastTransitionAt' | 'vmBoot'>;
+/** What the verdict alone decides (core/report/build.ts); the conditions also depend on what is published. */
+export type VerdictContent = VerdictReport;
 
 /** metav1.Time: RFC 3339 in whole seconds, as Kubernetes writes a condition's time. */
 function metaTime(date: Date): string {

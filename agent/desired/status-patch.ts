@@ -14,10 +14,9 @@ export const CANARY_STATUS_KEYS = ['vmBoot'] as const satisfies readonly (keyof 
 const isCanaryKey = (key: string): boolean => (CANARY_STATUS_KEYS as readonly string[]).includes(key);
 
 /**
- * The agent's keys the report schema declares. Any of them may be absent from a report (the
- * confidential summary, CPU features, inventory, host devices): a whole write clears those.
- * The agent's undeclared keys (`facts`, kept by `x-kubernetes-preserve-unknown-fields`) are always
- * written.
+ * The agent's keys: every key the report schema declares but the canary's. Any of them may be
+ * absent from a report (the confidential summary, CPU vendor and features, inventory, host
+ * devices): a whole write clears those.
  */
 export const AGENT_DECLARED_STATUS_KEYS: readonly string[] = Object.keys(nodeValidationStatusSchema.shape).filter((key) => !isCanaryKey(key));
 
@@ -34,7 +33,7 @@ export interface StatusOperation {
 
 /**
  * The JSON Patch for `nodevalidations/status`. `add` replaces each given key whole (a merge patch
- * would keep keys that vanished from nested facts, and the report would never again equal what
+ * would keep keys that vanished from a nested field, and the report would never again equal what
  * the agent computes).
  *
  * - `whole`: the agent's whole status. Where no status exists yet, one `add /status`; else one

@@ -1,6 +1,6 @@
 import type { VmBoot } from '../../core/report/schema.ts';
 import type { ClusterModel } from '../model/cluster.ts';
-import type { NodeReport } from '../model/report.ts';
+import type { NodeReport } from '../../core/report/read.ts';
 import { attributionProblem } from '../readiness/attribution.ts';
 
 /** One node's last VM canary result (its report's status.vmBoot). */

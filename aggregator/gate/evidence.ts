@@ -1,4 +1,4 @@
-import { clip } from '../model/untrusted.ts';
+import { clip } from '../../core/untrusted.ts';
 
 /** Evidence and messages stay small whatever the cluster holds: lists are capped, names clipped. */
 export const MAX_LISTED = 10;

@@ -4,7 +4,7 @@ import type { ClusterSnapshot } from '../model/snapshot.ts';
 import { assessNodes, summariseReadiness } from '../readiness/cluster-readiness.ts';
 import type { VersionData } from '../versions/schema.ts';
 import { hostDeviceAvailability } from './host-devices.ts';
-import { safely } from '../model/untrusted.ts';
+import { safely } from '../../core/untrusted.ts';
 import { clusterVersions } from './cluster-versions.ts';
 import { applyRule } from './guard.ts';
 import type { ClusterInputs } from './rule.ts';

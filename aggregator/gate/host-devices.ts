@@ -1,6 +1,6 @@
 import type { HostDevices, PassthroughState, PciDeviceRow } from '../../core/report/host-devices.ts';
 import type { PermittedHostDevice } from '../model/permitted-host-devices.ts';
-import { clip } from '../model/untrusted.ts';
+import { clip } from '../../core/untrusted.ts';
 import type { AssessedNode } from '../readiness/assess-node.ts';
 import { canRunVms } from '../readiness/sort.ts';
 import type { HostDeviceAvailability } from '../documents/gate.ts';

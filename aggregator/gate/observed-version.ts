@@ -1,4 +1,4 @@
-import { clip } from '../model/untrusted.ts';
+import { clip } from '../../core/untrusted.ts';
 import { minorOf } from '../versions/minor.ts';
 import type { ObservedVersion } from '../documents/gate.ts';
 

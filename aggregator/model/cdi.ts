@@ -1,5 +1,5 @@
 import type { CustomResourceObservation } from './snapshot.ts';
-import { boundedString, clip, isRecord, safely } from './untrusted.ts';
+import { boundedString, clip, isRecord, safely } from '../../core/untrusted.ts';
 
 /** The parts of the CDI CR (cdi.kubevirt.io/v1beta1, cluster-scoped) the gate reads. */
 export interface CdiCr {

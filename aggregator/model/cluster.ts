@@ -1,10 +1,10 @@
 import { type CdiSummary, summariseCdi } from './cdi.ts';
 import { type KubeVirtSummary, summariseKubeVirt } from './kubevirt.ts';
 import { type NodeModel, parseNode } from './node.ts';
-import { parseNodeValidation, type ReportParse } from './report.ts';
+import { readReport, type ReportParse } from '../../core/report/read.ts';
 import type { ClusterSnapshot, CustomResourceObservation, ParsedSnapshot } from './snapshot.ts';
 import { sameItems } from '../../core/same-items.ts';
-import { boundedString, safely } from './untrusted.ts';
+import { boundedString, safely } from '../../core/untrusted.ts';
 import { summariseVmis, type VmiSummary } from './vmi.ts';
 
 /** A snapshot after narrowing: every field typed, nothing left to throw on. */
@@ -31,7 +31,7 @@ export function parseSnapshot(snapshot: ClusterSnapshot): ClusterModel {
     serverGitVersion: safely(() => snapshot.serverGitVersion, null),
     // Array.from, not map: map keeps the holes of a sparse array, which readiness would then trip on.
     nodes: Array.from(rawNodes, (raw) => parseNode(raw)),
-    reports: Array.from(rawReports, (raw) => parseNodeValidation(raw)),
+    reports: Array.from(rawReports, (raw) => readReport(raw)),
     kubevirt: safely(() => snapshot.kubevirt, MISSING),
     cdi: safely(() => snapshot.cdi, MISSING),
     vmis: safely(() => snapshot.vmis, undefined),

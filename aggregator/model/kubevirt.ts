@@ -1,7 +1,7 @@
 import { parsePermittedHostDevices, type PermittedHostDevice } from './permitted-host-devices.ts';
 import { parseWorkloadPlacement, type WorkloadPlacement } from './placement.ts';
 import type { CustomResourceObservation } from './snapshot.ts';
-import { boundedString, clip, isRecord, safely } from './untrusted.ts';
+import { boundedString, clip, isRecord, safely } from '../../core/untrusted.ts';
 
 /**
  * The parts of the KubeVirt CR (kubevirt.io/v1) the gate reads. What virt-operator writes there

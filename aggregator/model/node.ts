@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, isRecord, listOf, safely, stringMap } from './untrusted.ts';
+import { boundedString, isRecord, listOf, safely, stringMap } from '../../core/untrusted.ts';
 
 /**
  * A Node as the gate sees it: plain data, independent of @kubernetes/client-node classes.

@@ -1,4 +1,4 @@
-import { isRecord } from './untrusted.ts';
+import { isRecord } from '../../core/untrusted.ts';
 
 /**
  * KubeVirt's spec.configuration.permittedHostDevices, as virt-handler reads it (KubeVirt v1.9.0:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { firstIssue, isRecord, safely, stringMap } from './untrusted.ts';
+import { firstIssue, isRecord, safely, stringMap } from '../../core/untrusted.ts';
 
 /**
  * KubeVirt's `spec.workloads.nodePlacement` (nodeSelector, required node affinity, tolerations):

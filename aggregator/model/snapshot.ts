@@ -1,5 +1,5 @@
 import type { NodeModel } from './node.ts';
-import type { ReportParse } from './report.ts';
+import type { ReportParse } from '../../core/report/read.ts';
 
 /**
  * What the aggregator hands the pure gate: the objects as the API server returned them, typed
@@ -43,6 +43,6 @@ export interface ClusterSnapshot {
 export interface ParsedSnapshot extends Omit<ClusterSnapshot, 'nodes' | 'nodeValidations'> {
   /** Every Node through `parseNode`; null for a Node without a usable name. */
   nodes: readonly (NodeModel | null)[];
-  /** Every NodeValidation through `parseNodeValidation`. */
+  /** Every NodeValidation through `readReport`. */
   reports: readonly ReportParse[];
 }

@@ -1,6 +1,6 @@
 import { conditionStatus } from './kubevirt.ts';
 import type { CustomResourceObservation } from './snapshot.ts';
-import { boundedString, clip, isRecord, safely } from './untrusted.ts';
+import { boundedString, clip, isRecord, safely } from '../../core/untrusted.ts';
 
 /**
  * The parts of a KubeVirt VirtualMachineInstance (kubevirt.io/v1) the gate reads: where it runs,

@@ -1,6 +1,6 @@
 import type { NodeModel } from '../model/node.ts';
-import type { NodeReport, ReportCheck, ReportParse } from '../model/report.ts';
-import { clip } from '../model/untrusted.ts';
+import type { NodeReport, ReportCheck, ReportParse } from '../../core/report/read.ts';
+import { clip } from '../../core/untrusted.ts';
 import { attributionProblem } from './attribution.ts';
 import type { NodeReadiness, NodeState, UnknownCause } from '../documents/readiness.ts';
 

@@ -1,6 +1,6 @@
 import type { NodeModel } from '../model/node.ts';
-import type { NodeReport } from '../model/report.ts';
-import { clip } from '../model/untrusted.ts';
+import type { NodeReport } from '../../core/report/read.ts';
+import { clip } from '../../core/untrusted.ts';
 
 /**
  * Whether a report really belongs to the Node it is named after. The admission policy lets an

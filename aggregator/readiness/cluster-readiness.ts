@@ -1,7 +1,7 @@
 import type { ClusterModel } from '../model/cluster.ts';
 import type { GateConfig } from '../model/config.ts';
-import type { ReportParse } from '../model/report.ts';
-import { clip } from '../model/untrusted.ts';
+import type { ReportParse } from '../../core/report/read.ts';
+import { clip } from '../../core/untrusted.ts';
 import type { NodeModel } from '../model/node.ts';
 import { sameItems } from '../../core/same-items.ts';
 import { type AssessedNode, assessNode, heartbeatAgeSeconds, stillValidAt } from './assess-node.ts';

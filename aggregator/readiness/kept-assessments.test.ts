@@ -5,7 +5,7 @@ import { NOW, rawNode, rawReport } from '../../test/lab/aggregator/cluster-fixtu
 import { DEFAULT_GATE_CONFIG } from '../model/config.ts';
 import { modelOf } from '../model/cluster.ts';
 import { type NodeModel, parseNode } from '../model/node.ts';
-import { parseNodeValidation, type ReportParse } from '../model/report.ts';
+import { readReport, type ReportParse } from '../../core/report/read.ts';
 import { assessNode } from './assess-node.ts';
 import { computeReadiness } from './cluster-readiness.ts';
 import { compareWorstFirst } from './sort.ts';
@@ -82,7 +82,7 @@ describe('kept assessments', () => {
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         let nowMs = NOW.getTime();
         const nodes = new Map<string, NodeModel>(NAMES.slice(0, 5).map((name) => [name, parseNode(rawNode(name)) as NodeModel]));
-        const reports = new Map<string, ReportParse[]>(NAMES.slice(0, 4).map((name) => [name, [parseNodeValidation(rawReport(name, { heartbeatAt: NOW.toISOString() }))]]));
+        const reports = new Map<string, ReportParse[]>(NAMES.slice(0, 4).map((name) => [name, [readReport(rawReport(name, { heartbeatAt: NOW.toISOString() }))]]));
         const heartbeats = new Map<ReportParse, number>([...reports.values()].flat().map((parse) => [parse, nowMs]));
         for (const change of steps) {
           for (const [name, action] of change.nodes) {
@@ -96,7 +96,7 @@ describe('kept assessments', () => {
               continue;
             }
             const heartbeatMs = action === 'old' ? nowMs - (STALE + 30) * 1000 : action === 'future' ? nowMs + (STALE + 30) * 1000 : nowMs;
-            const parse = parseNodeValidation(reportOf(name, action === 'duplicate' ? 'fresh' : action, heartbeatMs));
+            const parse = readReport(reportOf(name, action === 'duplicate' ? 'fresh' : action, heartbeatMs));
             heartbeats.set(parse, heartbeatMs);
             reports.set(name, action === 'duplicate' ? [...(reports.get(name) ?? []), parse] : [parse]);
           }
@@ -121,13 +121,13 @@ describe('kept assessments', () => {
 
   it('re-assesses a kept node when its report goes stale, and again when a new heartbeat arrives', () => {
     const node = parseNode(rawNode('n1')) as NodeModel;
-    const fresh = parseNodeValidation(rawReport('n1', { heartbeatAt: NOW.toISOString() }));
+    const fresh = readReport(rawReport('n1', { heartbeatAt: NOW.toISOString() }));
     const at = (seconds: number, report: ReportParse) =>
       computeReadiness(modelOf({ serverGitVersion: null, nodes: [node], reports: [report], kubevirt: { state: 'crd-absent' }, cdi: { state: 'crd-absent' } }), DEFAULT_GATE_CONFIG, new Date(NOW.getTime() + seconds * 1000)).nodes[0];
     expect(at(10, fresh)).toMatchObject({ state: 'ready', heartbeatAgeSeconds: 10 });
     expect(at(STALE, fresh)).toMatchObject({ state: 'ready', heartbeatAgeSeconds: STALE });
     expect(at(STALE + 1, fresh)).toMatchObject({ state: 'unknown', unknownCause: 'stale', heartbeatAgeSeconds: STALE + 1 });
-    const renewed = parseNodeValidation(rawReport('n1', { heartbeatAt: new Date(NOW.getTime() + STALE * 1000).toISOString() }));
+    const renewed = readReport(rawReport('n1', { heartbeatAt: new Date(NOW.getTime() + STALE * 1000).toISOString() }));
     expect(at(STALE + 1, renewed)).toMatchObject({ state: 'ready', heartbeatAgeSeconds: 1 });
   });
 });

@@ -147,7 +147,7 @@ describe('cluster readiness', () => {
 
   it('falls back to the cpu-vendor label under the configured prefix', () => {
     const report = rawReport('n1');
-    delete (report.status as Record<string, unknown>).facts;
+    delete (report.status as Record<string, unknown>).cpuVendor;
     const node = rawNode('n1', { labels: { 'example.com/cpu-vendor': 'AMD', 'virtgate.io/cpu-vendor': 'intel' } });
     const result = readiness({ nodes: [node], nodeValidations: [report] }, { ...DEFAULT_GATE_CONFIG, prefix: 'example.com' });
     expect(result.nodes[0]?.cpuVendor).toBe('amd');

@@ -4,7 +4,7 @@ import { listAll, PAGE_SIZE } from '../../core/kube/list.ts';
 import { DEFAULT_BACKOFF } from '../../core/kube/backoff.ts';
 import { retryApiCall, retryPolicy } from '../../core/kube/retry.ts';
 import { parseNode } from '../model/node.ts';
-import { parseNodeValidation } from '../model/report.ts';
+import { readReport } from '../../core/report/read.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { projectVmi } from '../model/vmi.ts';
 import { crdObservation, projectCrd } from '../watch/project.ts';
@@ -44,7 +44,7 @@ export async function listClusterOnce(kc: KubeConfig, options: ListOnceOptions):
   const version = await attempt('read the API server version', () => kc.makeApiClient(VersionApi).getCode(callOptions(clientOptions)));
   const [nodes, reports, kubevirt, cdi, vmis] = await Promise.all([
     attempt('list nodes', () => listAll(nodesClient(kc, clientOptions).list, pageSize, parseNode)),
-    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions).list, pageSize, parseNodeValidation)).catch((error: unknown) => {
+    attempt('list nodevalidations.virtgate.io', () => listAll(nodeValidationsClient(kc, clientOptions).list, pageSize, readReport)).catch((error: unknown) => {
       if (error instanceof NotServed) return { items: [] };
       throw error;
     }),

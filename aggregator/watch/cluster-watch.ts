@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { DEFAULT_WATCH_TIMING, INACTIVITY_BACKSTOP_MS } from '../../core/kube/watch-loop.ts';
 import type { NodeModel } from '../model/node.ts';
-import type { ReportParse } from '../model/report.ts';
+import type { ReportParse } from '../../core/report/read.ts';
 import type { CustomResourceObservation, ParsedSnapshot } from '../model/snapshot.ts';
 import { keepNode, keepReport } from './keep.ts';
 import { type CrdInfo, crdObservation, projectCrd } from './project.ts';

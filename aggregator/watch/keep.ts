@@ -1,5 +1,5 @@
 import { type NodeModel, parseNode } from '../model/node.ts';
-import { parseNodeValidation, type ReportParse } from '../model/report.ts';
+import { readReport, type ReportParse } from '../../core/report/read.ts';
 
 /**
  * What the informers store of each Node and NodeValidation: the object narrowed for the gate,
@@ -7,8 +7,8 @@ import { parseNodeValidation, type ReportParse } from '../model/report.ts';
  * stored models are the ones the gate would build itself; keep.test.ts checks it on hostile
  * objects). Narrowing (zod) all 5,000 reports again on every recompute was most of a recompute's
  * time. Only the fields the gate reads are kept, bounded: a real Node carries images,
- * managedFields and conditions with long messages, a NodeValidation carries host facts and
- * virt-host-validate lines. Dropping those on arrival keeps 5,000 nodes well inside the memory
+ * managedFields and conditions with long messages, a NodeValidation carries the inventory, what
+ * each check observed and virt-host-validate lines. Dropping those on arrival keeps 5,000 nodes well inside the memory
  * budget and makes kubelet heartbeat updates (which change nothing here) compare equal, so they
  * cause no recompute. Neither step throws. Models are never mutated after this: recomputes share them.
  */
@@ -17,5 +17,5 @@ export function keepNode(raw: unknown): NodeModel | null {
 }
 
 export function keepReport(raw: unknown): ReportParse {
-  return parseNodeValidation(raw);
+  return readReport(raw);
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { HostFacts } from '../checks/registry.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND } from '../kube/names.ts';
 import { MAX_FEATURE_NAME, MAX_GUEST_FEATURES } from '../checks/host/parse/guest-features.ts';
 import { inventorySchema } from '../inventory/schema.ts';
@@ -8,6 +7,8 @@ import { vmBootStepsSchema, VM_BOOT_REASONS } from './vm-boot.ts';
 import { CHECK_STATUSES } from '../checks/outcome.ts';
 import { CONFIDENTIAL_KINDS, MAX_KIND_REASON } from '../checks/host/confidential-kinds.ts';
 import { type CheckOutcome, TIERS } from '../checks/verdict.ts';
+import { CPU_VENDORS } from '../checks/host/parse/cpuinfo.ts';
+import { CLOUDS, PLATFORM_KINDS } from '../checks/host/platform-class.ts';
 
 // The canary's reasons and steps live in their own module (no Node imports) so the aggregator's
 // page can read them; they stay part of this schema's exports.
@@ -18,11 +19,12 @@ export { VM_BOOT_REASONS, type VmBootReason, vmBootStepsSchema } from './vm-boot
  *  - the types the agent writes (`NodeValidation`, `NodeValidationStatus`, `TaintReport`);
  *  - the CRD's openAPIV3Schema in the chart (`npm run generate:crd`, scripts/generate-crd.ts, from
  *    `storedNodeValidationSchema`); a unit test fails when the chart's copy differs;
- *  - the aggregator's narrowing (aggregator/model/report.ts), which reads each field with the
- *    field's schema here and so applies the same limits as the API server.
- * Unknown fields are pruned by the API server unless a schema says
- * `x-kubernetes-preserve-unknown-fields` (the status, for the host facts; each check, for what its
- * probe observed). zod's own parse strips them either way, which is what a reader wants.
+ *  - the one reader, `readReport()` (read.ts), which every program that reads a report uses: it
+ *    reads each field with the field's schema here and so applies the same limits as the API server.
+ * Every field of `status` is declared here, and each fact is stored once. The API server prunes
+ * every other key; only a check's `observed` keeps what its probe saw
+ * (`x-kubernetes-preserve-unknown-fields`), as diagnostics for people: no program reads it
+ * (core/report/readers.test.ts). zod's own parse strips unknown keys too, which is what a reader wants.
  */
 
 const PRESERVE_UNKNOWN_FIELDS = { 'x-kubernetes-preserve-unknown-fields': true } as const;
@@ -74,9 +76,18 @@ export const vmBootSchema = z.object({
 });
 export type VmBoot = z.infer<typeof vmBootSchema>;
 
+/** The platform check's reading: bare metal or a VM, and which cloud or hypervisor (the canary's node classes). */
+export const platformReportSchema = z.object({
+  kind: z.enum(PLATFORM_KINDS),
+  cloud: z.enum(CLOUDS).optional().describe('The cloud, when DMI names one.'),
+  hypervisor: z.string().max(128).optional().describe('The hypervisor, when the host is a VM and something names it.'),
+});
+export type PlatformReport = z.infer<typeof platformReportSchema>;
+
 /**
  * One check result. The id is any string, not core's CheckId: newer agents may add checks, and
- * the API server keeps whatever a node writes (readers bound it themselves).
+ * the API server keeps whatever a node writes (readers bound it themselves). `observed` (what the
+ * probe saw, any shape) is kept for people; no program reads it.
  */
 export const reportCheckSchema = z
   .object({
@@ -126,6 +137,8 @@ const statusShape = {
   conclusive: z.boolean().describe('False when a check that decides the tier ended in error: the tier is a guess.'),
   kvm: z.enum(CHECK_STATUSES).describe('Status of dev.kvm, for kubectl get.'),
   kernel: z.string().max(32).describe('Kernel major.minor, for kubectl get.'),
+  cpuVendor: z.enum(CPU_VENDORS).optional().describe("The CPU's vendor (absent when cpuinfo could not be read)."),
+  platform: platformReportSchema.optional().describe('Bare metal or a VM, and which cloud or hypervisor: the platform check\'s reading (absent from agents before it was declared).'),
   checks: z.array(reportCheckSchema).max(MAX_REPORT_CHECKS),
   agentVersion: z.string().max(64),
   probedAt: timestampSchema.describe('When the probes last ran.'),
@@ -151,9 +164,9 @@ const statusShape = {
  * The per-node report as the agent writes it, in `status` of a cluster-scoped NodeValidation named
  * after the node. The CRD has a status subresource: the agent creates the object (metadata and
  * spec), then writes `status` through `/status`, so a heartbeat never changes metadata.generation.
- * The host facts are kept whole (they vary by host and version) and typed by core/host.
+ * The raw host facts are not stored: what programs need of them is a declared field above.
  */
-export const nodeValidationStatusSchema = z.object(statusShape).meta(PRESERVE_UNKNOWN_FIELDS);
+export const nodeValidationStatusSchema = z.object(statusShape);
 
 export const ownerReferenceSchema = z.object({
   apiVersion: z.string().max(253),
@@ -197,17 +210,16 @@ export const storedNodeValidationSchema = nodeValidationSchema.extend({
   status: nodeValidationStatusSchema
     .extend({ taint: taintReportSchema.partial() })
     .partial()
-    .meta({ ...PRESERVE_UNKNOWN_FIELDS, description: "The report, written by the node's virtgate agent." })
+    .meta({ description: "The report, written by the node's virtgate agent." })
     .optional(),
 });
 
 export type TaintReport = z.infer<typeof taintReportSchema>;
 export type NodeValidationCondition = z.infer<typeof conditionSchema>;
 
-/** The status as the agent builds it: checks and facts typed by the code that produces them. */
+/** The status as the agent builds it: checks typed by the code that produces them. */
 export type NodeValidationStatus = Omit<z.infer<typeof nodeValidationStatusSchema>, 'checks'> & {
   checks: CheckOutcome[];
-  facts: HostFacts;
 };
 
 export type NodeValidation = Omit<z.infer<typeof nodeValidationSchema>, 'status'> & { status?: NodeValidationStatus };

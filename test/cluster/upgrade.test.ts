@@ -6,6 +6,7 @@
  * pods' start times as the kubelets report them, and each new agent's own /readyz.
  */
 import { CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +59,14 @@ async function agentPods(): Promise<V1Pod[]> {
 }
 
 interface Report {
-  status?: { ready?: boolean; tier?: string; probedAt?: string; heartbeatAt?: string };
+  status?: { ready?: boolean; tier?: string; probedAt?: string; heartbeatAt?: string; facts?: unknown; cpuVendor?: string; platform?: { kind?: string } };
+}
+
+/** This machine's CPU vendor, read here from /proc/cpuinfo (every node runs on it), in the report's words. */
+async function machineCpuVendor(): Promise<string> {
+  const id = /^vendor_id\s*:\s*(\S+)/m.exec(await readFile('/proc/cpuinfo', 'utf8'))?.[1];
+  const vendors: Record<string, string> = { GenuineIntel: 'intel', AuthenticAMD: 'amd', HygonGenuine: 'hygon' };
+  return (id && vendors[id]) ?? 'other';
 }
 
 async function reportOf(name: string): Promise<Report> {
@@ -121,6 +129,12 @@ describe('helm upgrade from the previous release, across three nodes', () => {
     // The aggregator of the previous release answers first: the polls below then judge the upgrade only.
     await waitFor('the previous aggregator to answer', async () => ((await fetch(summaryUrl, { signal: AbortSignal.timeout(2000) })).ok ? true : undefined), 120_000, 500);
     const before = await Promise.all(NODES.map(publishedNow));
+    // The previous release stored each node's raw host facts in its report, and no declared CPU vendor or platform.
+    for (const name of NODES) {
+      const { status } = await reportOf(name);
+      expect(status?.facts, `${name}: the previous release's report`).toBeDefined();
+      expect(status?.cpuVendor, `${name}: the previous release's report`).toBeUndefined();
+    }
     const oldAgents = new Set((await agentPods()).map((p) => p.metadata?.uid));
     const mark = await audit.mark();
 
@@ -203,6 +217,17 @@ describe('helm upgrade from the previous release, across three nodes', () => {
     }
     // Writes were made in the window: the judgement was not of an empty log.
     expect(events.filter((e) => e.verb === 'create' && e.objectRef?.resource === 'pods').length).toBeGreaterThan(0);
+
+    // Each report now holds declared fields only (docs/install.md, "Upgrading to declared report
+    // fields"): no raw facts, and the CPU vendor this machine's cpuinfo names, written by the new
+    // agent, which had published (above) within one probe interval of its start.
+    const vendor = await machineCpuVendor();
+    for (const name of NODES) {
+      const { status } = await reportOf(name);
+      expect(status, name).not.toHaveProperty('facts');
+      expect(status?.cpuVendor, name).toBe(vendor);
+      expect(['bare-metal', 'virtual-machine', 'unknown'], name).toContain(status?.platform?.kind);
+    }
   }, 900_000);
 
   it("from this release on, a restart of the aggregator moves a kept-alive client to the new pod before the old one stops: no poll on either kind of connection goes unanswered", async () => {

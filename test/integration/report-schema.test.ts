@@ -31,7 +31,8 @@ const agentStatus = {
   kvm: 'pass',
   kernel: '5.14',
   checks: [{ ...check(), hint: 'none', observed: { major: 10, minor: 232 } }],
-  facts: { hostRoot: '/host', cpu: { state: 'ok', value: { vendor: 'intel' } } },
+  cpuVendor: 'intel',
+  platform: { kind: 'virtual-machine', cloud: 'aws', hypervisor: 'Amazon EC2 (Nitro)' },
   agentVersion: '0.1.0',
   probedAt: stamp,
   lastTransitionAt: stamp,
@@ -69,6 +70,9 @@ const CASES: Array<[string, Record<string, unknown>, boolean]> = [
   ['a condition whose reason is not CamelCase', nodeValidation('schema-cond-reason', condition({ reason: 'checks failed' })), false],
   ['a condition without a transition time', nodeValidation('schema-cond-time', condition({ lastTransitionTime: undefined })), false],
   ['a negative observedGeneration', nodeValidation('schema-generation', { observedGeneration: -1 }), false],
+  ['a CPU vendor that does not exist', nodeValidation('schema-vendor', { cpuVendor: 'cyrix' }), false],
+  ['a platform of no known kind', nodeValidation('schema-platform', { platform: { kind: 'mainframe' } }), false],
+  ['a platform on an unknown cloud', nodeValidation('schema-cloud', { platform: { kind: 'virtual-machine', cloud: 'elsewhere' } }), false],
 ];
 
 /** Creates the object (metadata, spec), writes its status through /status with a dry run, deletes it. */
@@ -104,11 +108,13 @@ describe('the generated NodeValidation CRD in a real API server', () => {
     expect(outcome.admitted, outcome.message).toBe(admitted);
   });
 
-  it('keeps the status and check fields the schema preserves, and prunes the others', async () => {
-    const outcome = await dryRunWrite(nodeValidation('schema-prune', { ...agentStatus, somethingNew: { a: 1 }, taint: { policy: 'off', applied: false, extra: 1 } }, 'schema-prune'));
+  it('keeps the declared status fields and what a check observed, and prunes every other key (the raw host facts of older agents too)', async () => {
+    const olderAgentsFacts = { hostRoot: '/host', cpu: { state: 'ok', value: { vendor: 'intel' } } };
+    const outcome = await dryRunWrite(nodeValidation('schema-prune', { ...agentStatus, facts: olderAgentsFacts, somethingNew: { a: 1 }, taint: { policy: 'off', applied: false, extra: 1 } }, 'schema-prune'));
     const status = outcome.stored?.status as Record<string, unknown>;
-    expect(status.facts).toEqual(agentStatus.facts);
-    expect(status.somethingNew).toEqual({ a: 1 });
+    expect(status).toEqual(agentStatus);
+    expect(status).not.toHaveProperty('facts');
+    expect(status).not.toHaveProperty('somethingNew');
     expect((status.checks as Array<Record<string, unknown>>)[0]?.observed).toEqual({ major: 10, minor: 232 });
     expect(status.taint).toEqual({ policy: 'off', applied: false });
   });

@@ -71,7 +71,7 @@ describe('the agent and the canary write the same status, each its own keys', ()
     expect(first.map((operation) => operation.path)).toEqual(['/status']);
     const published = (await read(NAME)).status;
     // Every optional key of the agent's is there to be cleared later.
-    expect(Object.keys(published)).toEqual(expect.arrayContaining(['confidential', 'cpuFeatures', 'inventory', 'hostDevices', 'facts']));
+    expect(Object.keys(published)).toEqual(expect.arrayContaining(['confidential', 'cpuVendor', 'cpuFeatures', 'platform', 'inventory', 'hostDevices']));
 
     const afterCanary = await patchStatus(NAME, [{ op: 'add', path: '/status/vmBoot', value: VM_BOOT }]);
     expect(afterCanary.status.vmBoot).toEqual(VM_BOOT);
@@ -120,19 +120,21 @@ describe('what the API server does with the ways to clear a status key', () => {
     expect(AGENT_DECLARED_STATUS_KEYS.filter((key) => !(key in before))).toEqual([]);
     await patchStatus(NAME, AGENT_DECLARED_STATUS_KEYS.map((key) => ({ op: 'add', path: `/status/${key}`, value: null })));
     const cleared = (await read(NAME)).status;
-    expect(Object.keys(cleared).sort()).toEqual(['facts', 'vmBoot']);
+    expect(Object.keys(cleared).sort()).toEqual(['vmBoot']);
     // Again, on keys that are no longer there: no error, nothing stored.
     await patchStatus(NAME, AGENT_DECLARED_STATUS_KEYS.map((key) => ({ op: 'add', path: `/status/${key}`, value: null })));
-    expect(Object.keys((await read(NAME)).status).sort()).toEqual(['facts', 'vmBoot']);
+    expect(Object.keys((await read(NAME)).status).sort()).toEqual(['vmBoot']);
   });
 
-  it('a key the schema does not declare keeps a null (so the agent never writes facts as null: it always has facts)', async () => {
+  it('a key the schema does not declare is pruned, null or not (the raw host facts older agents wrote), and the agent then has nothing to write', async () => {
     const NAME = 'writers-undeclared';
     await agentPublish(NAME, READY, withoutInventory, new Date('2026-12-05T10:00:00Z'));
+    const published = (await read(NAME)).status;
+    await patchStatus(NAME, [{ op: 'add', path: '/status/facts', value: { hostRoot: '/host', cpu: { state: 'ok', value: { vendor: 'intel' } } } }]);
+    expect((await read(NAME)).status).toEqual(published);
     await patchStatus(NAME, [{ op: 'add', path: '/status/facts', value: null }]);
-    const status = (await read(NAME)).status;
-    expect('facts' in status).toBe(true);
-    expect(status.facts).toBeNull();
+    expect((await read(NAME)).status).toEqual(published);
+    expect(await agentPublish(NAME, READY, withoutInventory, new Date('2026-12-05T10:01:00Z'))).toEqual([]);
   });
 
   it('remove: refused (422) when the key is absent, so it would fail a write planned from a stale read', async () => {

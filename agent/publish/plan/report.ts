@@ -2,7 +2,8 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { Inventory } from '../../../core/inventory/schema.ts';
 import { API_GROUP, API_VERSION, NODE_VALIDATION_KIND, type NodeKeys } from '../../../core/kube/names.ts';
 import type { NodeValidation, NodeValidationStatus } from '../../../core/report/schema.ts';
-import { changedFields, reportContent, statusContent } from '../../desired/report.ts';
+import { buildReport } from '../../../core/report/build.ts';
+import { changedFields, statusContent } from '../../desired/report.ts';
 import { type StatusOperation, statusPatch } from '../../desired/status-patch.ts';
 import type { HeartbeatDue } from '../../heartbeat.ts';
 import type { Decision } from '../decision.ts';
@@ -54,7 +55,7 @@ export function planReport(decision: Decision, nodePlan: NodeObjectPlan, read: P
   const generation = read.report?.metadata.generation ?? 1;
   const stamp = now.toISOString();
   const probedAt = outcome.probedAt.toISOString();
-  const verdict = reportContent(outcome.verdict, decision.effective, outcome.facts, settings.agentVersion, nodePlan.taint, settings.inventory);
+  const verdict = buildReport({ verdict: outcome.verdict, effective: decision.effective, facts: outcome.facts, agentVersion: settings.agentVersion, taint: nodePlan.taint, ...(settings.inventory ? { inventory: settings.inventory } : {}) });
   const content = statusContent(verdict, nodePlan.desired.condition, generation, published, now);
   const lastHeartbeat = published?.heartbeatAt ? new Date(published.heartbeatAt) : undefined;
   const changed = changedFields(content, published);

@@ -1,6 +1,6 @@
 import { type ConfidentialKind, KIND_NAME } from '../../../core/checks/host/confidential-kinds.ts';
 import type { KubeVirtSummary } from '../../model/kubevirt.ts';
-import { clip } from '../../model/untrusted.ts';
+import { clip } from '../../../core/untrusted.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { MAX_LISTED, plural } from '../evidence.ts';
 import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../core/json.ts';
 import type { KubeVirtSummary } from '../../model/kubevirt.ts';
-import { clip } from '../../model/untrusted.ts';
+import { clip } from '../../../core/untrusted.ts';
 import type { HostDeviceAvailability } from '../../documents/gate.ts';
 import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';
 import { canRunVms } from '../../readiness/sort.ts';

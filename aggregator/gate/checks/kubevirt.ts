@@ -1,5 +1,5 @@
 import type { KubeVirtCr, KubeVirtSummary } from '../../model/kubevirt.ts';
-import { clip } from '../../model/untrusted.ts';
+import { clip } from '../../../core/untrusted.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import { nameList, plural } from '../evidence.ts';
 import { type ClusterInputs, type Finding, gateRule } from '../rule.ts';

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../../core/json.ts';
 import type { GateConfig } from '../../model/config.ts';
 import type { VmiSummary } from '../../model/vmi.ts';
-import { clip } from '../../model/untrusted.ts';
+import { clip } from '../../../core/untrusted.ts';
 import { canRunVms } from '../../readiness/sort.ts';
 import type { AssessedNode } from '../../readiness/assess-node.ts';
 import type { ClusterReadiness } from '../../documents/readiness.ts';

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../../core/json.ts';
 import type { KubeVirtSummary } from '../../model/kubevirt.ts';
 import type { WorkloadPlacement } from '../../model/placement.ts';
-import { clip } from '../../model/untrusted.ts';
+import { clip } from '../../../core/untrusted.ts';
 import { selectNodes } from '../../placement/select-nodes.ts';
 import { describeStillSchedulable, stillSchedulable } from '../../placement/still-schedulable.ts';
 import { canRunVms } from '../../readiness/sort.ts';

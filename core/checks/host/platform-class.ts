@@ -35,10 +35,12 @@ export interface PlatformFacts {
   containerMarker: string | null;
 }
 
-export type Cloud = 'aws' | 'gcp' | 'azure' | 'openstack' | 'hetzner' | 'digitalocean';
+export const CLOUDS = ['aws', 'gcp', 'azure', 'openstack', 'hetzner', 'digitalocean'] as const;
+export type Cloud = (typeof CLOUDS)[number];
+export const PLATFORM_KINDS = ['bare-metal', 'virtual-machine', 'unknown'] as const;
 
 export interface Platform {
-  kind: 'bare-metal' | 'virtual-machine' | 'unknown';
+  kind: (typeof PLATFORM_KINDS)[number];
   /** The hypervisor or cloud, when the host is a VM and something names it (`kvm`, `xen`, `Amazon EC2 (Nitro)`). */
   hypervisor: string | null;
   cloud: Cloud | null;

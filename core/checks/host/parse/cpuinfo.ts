@@ -2,7 +2,8 @@ import type { Observation } from '../../observation.ts';
 import { type CpuArch, guestFeatures } from './guest-features.ts';
 
 export type { CpuArch };
-export type CpuVendor = 'intel' | 'amd' | 'hygon' | 'arm' | 'other';
+export const CPU_VENDORS = ['intel', 'amd', 'hygon', 'arm', 'other'] as const;
+export type CpuVendor = (typeof CPU_VENDORS)[number];
 
 export interface CpuFacts {
   arch: CpuArch;

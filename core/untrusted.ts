@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isRecord } from '../../core/json.ts';
+import { isRecord } from './json.ts';
 
 /**
  * Helpers for reading objects virtgate does not trust (anything from the API server: a node's
@@ -16,7 +16,7 @@ export function safely<T>(narrow: () => T, fallback: T): T {
   }
 }
 
-export { isRecord } from '../../core/json.ts';
+export { isRecord } from './json.ts';
 
 /** Keeps the string values of a map (labels, nodeSelector); drops everything else. */
 export function stringMap(value: unknown, maxEntries = 1000): Record<string, string> {

@@ -1,29 +1,32 @@
 import { z } from 'zod';
-import type { CpuVendor } from '../../core/checks/host/parse/cpuinfo.ts';
+import type { CpuVendor } from '../checks/host/parse/cpuinfo.ts';
 import {
   MAX_REPORT_CHECKS,
   nodeValidationSpecSchema,
   nodeValidationStatusSchema,
   objectNameSchema,
   ownerReferenceSchema,
+  type PlatformReport,
   reportCheckSchema,
   type TaintReport,
   type VmBoot,
   vmBootSchema,
-} from '../../core/report/schema.ts';
-import type { CheckStatus } from '../../core/checks/outcome.ts';
-import type { Inventory } from '../../core/inventory/schema.ts';
-import type { HostDevices } from '../../core/report/host-devices.ts';
-import type { ConfidentialSummary } from '../../core/checks/families/confidential.ts';
-import type { Tier } from '../../core/checks/verdict.ts';
-import { clip, firstIssue, isRecord, listOf, safely } from './untrusted.ts';
+} from './schema.ts';
+import type { CheckStatus } from '../checks/outcome.ts';
+import type { Inventory } from '../inventory/schema.ts';
+import type { HostDevices } from './host-devices.ts';
+import type { ConfidentialSummary } from '../checks/families/confidential.ts';
+import type { Tier } from '../checks/verdict.ts';
+import { clip, firstIssue, isRecord, listOf, safely } from '../untrusted.ts';
 
 /**
- * A NodeValidation as the gate reads it. Every field is untrusted: the agent on a node writes it,
- * and a compromised node could write anything. `parseNodeValidation` narrows it field by field
- * with the report schema (core/report/schema.ts), so it applies the API server's limits, and
- * never throws; whether the report really belongs to its node (name,
- * spec.nodeName, ownerReference) is decided later, with the Node at hand (readiness/attribution).
+ * The one reader of a NodeValidation: the aggregator (readiness, gate, page, metrics) and the VM
+ * canary read every report through `readReport`. Every field is untrusted: the agent on a node
+ * writes it, and a compromised node could write anything. `readReport` narrows it field by field
+ * with the report schema (schema.ts), so it applies the API server's limits, and never throws; a
+ * report without the fields readiness needs is `invalid` with the field it could not read. Whether
+ * the report really belongs to its node (name, spec.nodeName, ownerReference) is decided by the
+ * aggregator, with the Node at hand (aggregator/readiness/attribution.ts).
  */
 export interface OwnerReference {
   apiVersion: string;
@@ -54,8 +57,10 @@ export interface NodeReport {
   heartbeatMs: number;
   probedAt: string | null;
   checks: ReportCheck[];
-  /** From status.facts.cpu, when the probe could tell. */
+  /** status.cpuVendor; null when absent (cpuinfo unread, or an agent before the field) or malformed. */
   cpuVendor: CpuVendor | null;
+  /** status.platform (bare metal or a VM, which cloud or hypervisor); null when absent or malformed. */
+  platform: PlatformReport | null;
   /** status.cpuFeatures (sorted guest-relevant CPU features); null when absent or malformed. */
   cpuFeatures: string[] | null;
   /** status.inventory when it was collected and fits the schema; informational only. */
@@ -74,8 +79,6 @@ export type ReportParse =
   | { state: 'valid'; report: NodeReport }
   /** `name` is metadata.name when it could be read, so the node of that name can say why. */
   | { state: 'invalid'; name: string | null; reason: string };
-
-const CPU_VENDORS = ['intel', 'amd', 'hygon', 'arm', 'other'] as const satisfies readonly CpuVendor[];
 
 const statusFields = nodeValidationStatusSchema.shape;
 const ownerFields = ownerReferenceSchema.shape;
@@ -106,8 +109,6 @@ const checkReading = z.object({
   message: reportCheckSchema.shape.message.catch(''),
 });
 
-const vendorSchema = z.object({ state: z.literal('ok'), value: z.object({ vendor: z.enum(CPU_VENDORS) }) });
-
 /** The value when it is what the report schema says, else null (an optional field is never fatal). */
 function fieldOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
   const parsed = schema.safeParse(value);
@@ -122,7 +123,7 @@ function vmBootOrNull(value: unknown): VmBoot | null {
   return vmBoot === null ? null : { ...vmBoot, message: clip(vmBoot.message, MAX_MESSAGE) };
 }
 
-export function parseNodeValidation(raw: unknown): ReportParse {
+export function readReport(raw: unknown): ReportParse {
   return safely(() => narrowReport(raw), { state: 'invalid', name: null, reason: 'unreadable object' });
 }
 
@@ -157,7 +158,8 @@ function narrowReport(raw: unknown): ReportParse {
       probedAt: fieldOrNull(statusFields.probedAt, fields.probedAt),
       // Messages are clipped here so that nothing downstream carries a megabyte of text.
       checks: listOf(fields.checks, checkReading, MAX_REPORT_CHECKS).map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
-      cpuVendor: isRecord(fields.facts) ? (vendorSchema.safeParse(fields.facts.cpu).data?.value.vendor ?? null) : null,
+      cpuVendor: fieldOrNull(statusFields.cpuVendor, fields.cpuVendor) ?? null,
+      platform: fieldOrNull(statusFields.platform, fields.platform) ?? null,
       cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
       inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
       hostDevices: fieldOrNull(statusFields.hostDevices, fields.hostDevices) ?? null,

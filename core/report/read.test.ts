@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rawReport, secondsAgo } from '../../test/lab/aggregator/cluster-fixtures.ts';
-import { parseNodeValidation } from './report.ts';
+import { readReport } from './read.ts';
 
-describe('parseNodeValidation', () => {
+describe('readReport', () => {
   it('reads a valid report', () => {
-    const parsed = parseNodeValidation(rawReport('n1', { vendor: 'amd', heartbeatAt: secondsAgo(5) }));
+    const parsed = readReport(rawReport('n1', { vendor: 'amd', heartbeatAt: secondsAgo(5) }));
     expect(parsed.state).toBe('valid');
     if (parsed.state !== 'valid') return;
     expect(parsed.report).toMatchObject({
@@ -32,7 +32,7 @@ describe('parseNodeValidation', () => {
     ['a heartbeat as a number', mutate((status) => (status.heartbeatAt = 1_780_000_000)), 'n1', /status\.heartbeatAt/],
     ['a missing spec.nodeName', { ...rawReport('n1'), spec: {} }, 'n1', /spec\.nodeName/],
   ])('marks a report with %s invalid and says why', (_name, raw, name, reason) => {
-    const parsed = parseNodeValidation(raw);
+    const parsed = readReport(raw);
     expect(parsed.state).toBe('invalid');
     if (parsed.state !== 'invalid') return;
     expect(parsed.name).toBe(name);
@@ -42,23 +42,25 @@ describe('parseNodeValidation', () => {
   it('drops malformed optional parts and clips long messages', () => {
     const raw = mutate((status) => {
       status.checks = [{ id: 'os.userland', status: 'warn', message: 'm'.repeat(100_000) }, { id: 'x', status: 'exploded' }, 42];
-      status.facts = { cpu: { state: 'ok', value: { vendor: 'cyrix' } } };
+      status.cpuVendor = 'cyrix';
+      status.platform = { kind: 'mainframe' };
       status.kernel = { major: 6 };
       status.conclusive = 'yes';
     });
-    const parsed = parseNodeValidation(raw);
+    const parsed = readReport(raw);
     if (parsed.state !== 'valid') throw new Error(JSON.stringify(parsed));
     expect(parsed.report.checks).toHaveLength(1);
     expect(parsed.report.checks[0]?.message.length).toBeLessThanOrEqual(300);
     expect(parsed.report.cpuVendor).toBeNull();
+    expect(parsed.report.platform).toBeNull();
     expect(parsed.report.kernel).toBeNull();
     expect(parsed.report.conclusive).toBeNull();
   });
 
   it('never throws on hostile objects', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom'); } });
-    expect(parseNodeValidation(hostile)).toEqual({ state: 'invalid', name: null, reason: 'unreadable object' });
-    expect(parseNodeValidation({ metadata: { name: 'n1' }, spec: { nodeName: 'n1' }, status: hostile }).state).toBe('invalid');
+    expect(readReport(hostile)).toEqual({ state: 'invalid', name: null, reason: 'unreadable object' });
+    expect(readReport({ metadata: { name: 'n1' }, spec: { nodeName: 'n1' }, status: hostile }).state).toBe('invalid');
   });
 });
 
