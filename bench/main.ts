@@ -15,6 +15,7 @@ import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
 import { probeCycleBench } from './probe-cycle.ts';
 import { realNodeBench } from './real-node.ts';
+import { reportSizeBench } from './report-size.ts';
 import { renderTable, type BenchRow } from './table.ts';
 
 // Sections by name (`npm run bench -- agent node`); `--real-node` is another name for `node`.
@@ -33,6 +34,10 @@ if (wanted('probe')) {
 if (wanted('probe') || wanted('startup')) {
   log('check start-up: virtgate check --no-vhv --json against node -e 0, paired…');
   rows.push(...(await checkStartupBench()));
+}
+if (wanted('report')) {
+  log('report size: the stored status per node, with and without raw facts…');
+  rows.push(...(await reportSizeBench(log)));
 }
 if (wanted('inventory')) {
   log('inventory: once at agent start, in 10 fresh processes…');

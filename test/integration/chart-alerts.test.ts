@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { V1ConfigMap } from '@kubernetes/client-node';
@@ -9,6 +8,9 @@ import { parse, stringify } from 'yaml';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { CHART_DIR, findManifest, helm, renderChart } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
+import { useTempDirs } from '../lab/support/temp-dirs.ts';
+
+const tempDir = useTempDirs();
 
 const run = promisify(execFile);
 const cp = useControlPlane();
@@ -65,7 +67,7 @@ describe('the PrometheusRule', () => {
   });
 
   it('passes promtool check rules, and promtool test rules proves each alert fires and stays quiet', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+    const dir = await tempDir('virtgate-alerts-');
     const groups = await renderedRuleGroups();
     await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));
     const check = await promtool(['check', 'rules', 'rules.yaml'], dir);
@@ -98,7 +100,7 @@ describe('the PrometheusRule', () => {
   });
 
   it('a broken expectation makes promtool test rules fail (the test above can fail)', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+    const dir = await tempDir('virtgate-alerts-');
     await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups: await renderedRuleGroups() }));
     const broken = (await readFile(PROMTEST, 'utf8')).replace('end of life in 45 days', 'end of life in 46 days');
     await writeFile(path.join(dir, 'alerts.promtest.yaml'), broken);
@@ -108,7 +110,7 @@ describe('the PrometheusRule', () => {
   });
 
   it('the two-replica cases catch a rule that adds the replicas up (the old sum(...))', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+    const dir = await tempDir('virtgate-alerts-');
     const groups = await renderedRuleGroups();
     const tooFew = groups[0]?.rules.find((rule) => rule.alert === 'VirtgateTooFewReadyNodes');
     if (!tooFew) throw new Error('no VirtgateTooFewReadyNodes rule');
@@ -181,7 +183,7 @@ describe('the PrometheusRule', () => {
       ],
     });
     const runWith = async (args: string[]) => {
-      const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-alerts-'));
+      const dir = await tempDir('virtgate-alerts-');
       const groups = findManifest<{ spec: { groups: RuleGroup[] } }>(
         await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.prometheusRule.runbookUrl=', ...args]),
         'PrometheusRule',
@@ -286,7 +288,7 @@ describe('the metric contract (docs/metrics.md)', () => {
     for (const expr of [...alertExprs, ...dashboardExprs]) expect(expr).not.toMatch(removed);
 
     // promtool parses each dashboard query as a recording rule.
-    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-dashboard-'));
+    const dir = await tempDir('virtgate-dashboard-');
     const records = dashboardExprs.map((expr, index) => ({ record: `virtgate:dashboard:query_${index}`, expr }));
     await writeFile(path.join(dir, 'dashboard.yaml'), stringify({ groups: [{ name: 'dashboard', rules: records }] }));
     const check = await promtool(['check', 'rules', 'dashboard.yaml'], dir);
@@ -308,7 +310,7 @@ describe('VirtgateCanaryNotBooting (only with canary.enabled)', () => {
   });
 
   it('fires at canary.alertAfterRuns failed runs of a class, not one run earlier, and resolves after a boot (promtool)', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'virtgate-canary-alert-'));
+    const dir = await tempDir('virtgate-canary-alert-');
     const objects = await renderChart(cp.binDir, ['--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.prometheusRule.runbookUrl=', '--set', 'canary.enabled=true']);
     const groups = findManifest<{ spec: { groups: RuleGroup[] } }>(objects, 'PrometheusRule').spec.groups;
     await writeFile(path.join(dir, 'rules.yaml'), stringify({ groups }));

@@ -13,8 +13,6 @@
  * before the API server looks the resource up, so RBAC's refusal is what a cluster with KubeVirt gets.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AdmissionregistrationV1Api,
@@ -40,6 +38,9 @@ import { installKubeVirtCrds, reportStatus } from '../lab/support/aggregator-clu
 import { installCrd } from '../lab/support/crds.ts';
 import { createNodeValidation, NV } from '../lab/support/node-validations.ts';
 import { waitFor } from '../lab/support/wait.ts';
+import { useTempDirs } from '../lab/support/temp-dirs.ts';
+
+const tempDir = useTempDirs();
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -127,7 +128,7 @@ let agent: AgentProcess | undefined;
 
 async function startAgent(profile: 'intel-metal' | 'no-vmx', kubeconfig: string): Promise<AgentProcess> {
   const daemonSet = await admin.makeApiClient(AppsV1Api).readNamespacedDaemonSet({ namespace: NS, name: AGENT_SA });
-  const host = await buildHost(await mkdtemp(path.join(tmpdir(), 'virtgate-canary-host-')), profile);
+  const host = await buildHost(await tempDir('virtgate-canary-host-'), profile);
   return startAgentProcess([...agentArgsFromDaemonSet(daemonSet.spec?.template.spec?.containers[0]?.args, host.cliArgs), '--kubeconfig', kubeconfig], { NODE_NAME: NODE_A });
 }
 

@@ -5,8 +5,6 @@
  * reads and is refused every write. (`helm test` runs for real, in its pod, on the real node:
  * test/node/chart.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AdmissionregistrationV1Api,
@@ -42,6 +40,9 @@ import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts'
 import { writeKubeconfig } from '../lab/controlplane/kubeconfig.ts';
 import { buildHost } from '../lab/hosts/build-host.ts';
 import { statusOfCall, waitFor } from '../lab/support/wait.ts';
+import { useTempDirs } from '../lab/support/temp-dirs.ts';
+
+const tempDir = useTempDirs();
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -268,7 +269,7 @@ describe("the agent, with a pod-bound token of the chart's agent ServiceAccount 
     await waitForAgentPolicy(asAgent.makeApiClient(CoreV1Api), NODE_B);
     const daemonSet = await admin.makeApiClient(AppsV1Api).readNamespacedDaemonSet({ namespace: NS, name: 'virtgate-agent' });
     // A host without vmx: tier emulation, not ready, so the not-ready policy taints node A.
-    const host = await buildHost(await mkdtemp(path.join(tmpdir(), 'virtgate-chart-host-')), 'no-vmx');
+    const host = await buildHost(await tempDir('virtgate-chart-host-'), 'no-vmx');
     agent = await startAgentProcess(
       [...agentArgsFromDaemonSet(daemonSet.spec?.template.spec?.containers[0]?.args, host.cliArgs), '--kubeconfig', identity.kubeconfig],
       { NODE_NAME: NODE_A },

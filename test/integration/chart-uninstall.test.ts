@@ -10,8 +10,6 @@
  * admission policy and the prune Job alike, and the policy must let the agent lift the
  * registration taint it is configured for.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AdmissionregistrationV1Api,
@@ -32,6 +30,9 @@ import { createNode, podBoundIdentity } from '../lab/controlplane/identities.ts'
 import { buildHost, type HostProfile } from '../lab/hosts/build-host.ts';
 import { runCli } from '../lab/cli.ts';
 import { statusOfCall, waitFor } from '../lab/support/wait.ts';
+import { useTempDirs } from '../lab/support/temp-dirs.ts';
+
+const tempDir = useTempDirs();
 
 const cp = useControlPlane();
 const admin = cp.adminConfig();
@@ -51,7 +52,7 @@ const agents: AgentProcess[] = [];
 async function startAgentOn(node: string, profile: HostProfile): Promise<AgentProcess> {
   const identity = await podBoundIdentity(admin, cp, NS, `${RELEASE}-agent`, node);
   const daemonSet = await admin.makeApiClient(AppsV1Api).readNamespacedDaemonSet({ namespace: NS, name: `${RELEASE}-agent` });
-  const host = await buildHost(await mkdtemp(path.join(tmpdir(), 'virtgate-chart-host-')), profile);
+  const host = await buildHost(await tempDir('virtgate-chart-host-'), profile);
   const agent = await startAgentProcess(
     [...agentArgsFromDaemonSet(daemonSet.spec?.template.spec?.containers[0]?.args, host.cliArgs), '--kubeconfig', identity.kubeconfig],
     { NODE_NAME: node },
