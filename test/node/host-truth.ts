@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** open(O_RDWR) of a device: 'ok', 'missing' or the errno code. */
 type OpenOutcome = string;
@@ -74,6 +75,19 @@ export function readHost(): HostReading {
     kvmUsable: !x86WithoutHwVirt && kvm === 'ok' && !kvmPvm,
   };
 }
+
+/**
+ * The reading of another host on this machine: this file run as a program by `enter` (the command
+ * prefix that runs inside a cluster node's namespaces, test/lab/cluster/layout.ts enterNode), so
+ * it opens that node's /dev.
+ */
+export function readHostIn(enter: readonly string[]): HostReading {
+  const [command = '', ...prefix] = enter;
+  return JSON.parse(execFileSync(command, [...prefix, process.execPath, fileURLToPath(import.meta.url)], { encoding: 'utf8', timeout: 60_000 })) as HostReading;
+}
+
+// Run as a program (readHostIn): print the reading.
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(JSON.stringify(readHost()));
 
 interface PublishedReport {
   tier?: string;

@@ -48,11 +48,7 @@ function productReached(): Map<string, string[]> {
 }
 
 /** The only product imports a test/node file makes itself. */
-const DIRECT: Record<string, string> = {
-  // The label the CLI puts on its own check pod: to find exactly the pods the product made ("none
-  // left afterwards" must not pass because a copied label matched nothing).
-  'test/node/check-node.test.ts -> cli/check-node/pod-spec.ts': 'selects the pods to count, not what the verdict should be',
-};
+const DIRECT: Record<string, string> = {};
 
 /** Every product module the lab brings in, and why none of them feeds an expectation of the real node. */
 const REACHED: Record<string, string> = {
@@ -62,7 +58,6 @@ const REACHED: Record<string, string> = {
   'core/kube/retry.ts': 'the conflict retry settings a fault recovery bound is computed from (test/faults/recovery-bounds.ts)',
   'core/settings/parsers.ts': "parses the chart's durations for the recovery bounds (test/faults/recovery-bounds.ts)",
   'aggregator/config.ts': "the aggregator's default intervals for the recovery bounds (test/faults/recovery-bounds.ts)",
-  'cli/check-node/pod-spec.ts': 'the check pod label (see DIRECT)',
   // The fixture-host builder the integration faults use, reached through the recovery bounds
   // (test/faults/fault-nodes.ts); the real node never builds a fixture host.
   'core/checks/host/device-numbers.ts': "the fixture hosts' device numbers (test/lab/hosts/), not read by a test/node expectation",
