@@ -30,6 +30,7 @@ const NODE: NodeReadiness = {
   migrationTargets: 3,
   confidential: ['sev-snp', 'sev-es', 'sev'],
   inventory: { collected: false, reason: 'not collected' },
+  unreadFields: [],
 };
 
 const TYPE_META = { apiVersion: DOCUMENT_API_VERSION };

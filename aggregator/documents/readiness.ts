@@ -44,6 +44,12 @@ export const nodeReadinessSchema = z.strictObject({
   inventory: inventorySchema.nullable(),
   /** The confidential-guest kinds a guest of can start on this node, strongest first (its report's status.confidential); null when the report has no reading. */
   confidential: z.array(z.enum(CONFIDENTIAL_KINDS)).nullable(),
+  /**
+   * The report's fields that are present but could not be read (malformed, hand-edited, or from
+   * another version of the schema), e.g. `status.kernel`; each is then shown as unknown. Empty
+   * for a report as the agent writes it.
+   */
+  unreadFields: z.array(z.string()),
 });
 export type NodeReadiness = z.infer<typeof nodeReadinessSchema>;
 

@@ -100,6 +100,7 @@ describe('page rendering', () => {
         agentVersion: '0.1.0',
         failingChecks: [{ id: 'dev.kvm', status: 'fail', message: SCRIPT }],
         migrationTargets: null,
+        unreadFields: ['status.cpuVendor', SCRIPT],
       },
       { name: 'node-b', state: 'javascript:alert(1)', reason: 'x', failingChecks: [], migrationTargets: 0 },
       {
@@ -124,6 +125,9 @@ describe('page rendering', () => {
     expect(first?.textContent).toContain(`containerd://${IMG}`);
     expect(allElements(rows).some((element) => element.tag === 'script' || element.tag === 'img')).toBe(false);
     expect(second?.className).toBe('status-other');
+    // The report fields not read, named under the reason (as text); none said for a node without any.
+    expect(first?.textContent).toContain(`report fields not read: status.cpuVendor, ${SCRIPT}`);
+    expect(second?.textContent).not.toContain('report fields not read');
     // The last cell: the live-migration target count, 0 marked as stranded.
     const lastCell = (row: FakeElement | undefined) => (row?.children as FakeElement[] | undefined)?.at(-1)?.textContent;
     expect([lastCell(first), lastCell(second), lastCell(rows.children[2] as FakeElement)]).toEqual(['–', '0 (stranded)', '4']);

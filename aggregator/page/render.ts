@@ -180,6 +180,12 @@ export function confidentialLine(doc: Document, kinds: unknown): HTMLElement | n
   return words.length > 0 ? h(doc, 'div', { className: 'confidential', text: `confidential guests: ${words.join(', ')}` }) : null;
 }
 
+/** The report fields the aggregator could not read, named, so whoever edited the report by hand sees which. */
+export function unreadLine(doc: Document, fields: unknown): HTMLElement | null {
+  if (!Array.isArray(fields) || fields.length === 0) return null;
+  return h(doc, 'div', { className: 'unread', text: `report fields not read: ${fields.filter((field) => typeof field === 'string').join(', ')}` });
+}
+
 /** Table rows for nodes (worst first, as the API sorts them). */
 export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragment {
   const rows = doc.createDocumentFragment();
@@ -196,7 +202,11 @@ export function renderNodeRows(doc: Document, nodes: NodeRow[]): DocumentFragmen
         h(doc, 'td', { text: node.kernel ?? '–' }),
         h(doc, 'td', { text: node.containerRuntime ?? '–' }),
         h(doc, 'td', { text: formatAge(node.heartbeatAgeSeconds), title: node.heartbeatAt ?? '' }),
-        h(doc, 'td', { className: 'problems' }, [h(doc, 'div', { className: 'reason', text: node.reason }), problems.length ? h(doc, 'ul', {}, problems) : null]),
+        h(doc, 'td', { className: 'problems' }, [
+          h(doc, 'div', { className: 'reason', text: node.reason }),
+          problems.length ? h(doc, 'ul', {}, problems) : null,
+          unreadLine(doc, node.unreadFields),
+        ]),
         migrationCell(doc, node.migrationTargets),
       ]),
     );

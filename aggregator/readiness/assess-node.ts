@@ -120,8 +120,12 @@ function readinessOf(
     migrationTargets: null,
     inventory: report?.inventory ?? null,
     confidential: report?.confidential ? STRONGEST_FIRST.filter((kind) => report.confidential?.[kind].available === true) : null,
+    unreadFields: report && report.unreadFields.length > 0 ? [...report.unreadFields] : NONE,
   };
 }
+
+/** No unread fields: one shared empty list rather than one per node (documents are serialised, never edited). */
+const NONE: string[] = [];
 
 /** SEV-SNP ⊃ SEV-ES ⊃ SEV on AMD; TDX on Intel. */
 const STRONGEST_FIRST = ['sev-snp', 'tdx', 'sev-es', 'sev'] as const;

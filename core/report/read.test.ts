@@ -55,6 +55,21 @@ describe('readReport', () => {
     expect(parsed.report.platform).toBeNull();
     expect(parsed.report.kernel).toBeNull();
     expect(parsed.report.conclusive).toBeNull();
+    // Each field it could not read is named (a check it dropped names the list); a missing field is not.
+    expect(parsed.report.unreadFields).toEqual(['status.checks', 'status.conclusive', 'status.kernel', 'status.cpuVendor', 'status.platform']);
+  });
+
+  it('names no field for a report as the agent writes it, nor for fields an older agent did not write', () => {
+    const whole = readReport(rawReport('n1'));
+    const older = readReport(mutate((status) => {
+      delete status.cpuVendor;
+      delete status.platform;
+      delete status.conclusive;
+    }));
+    if (whole.state !== 'valid' || older.state !== 'valid') throw new Error('both reports read');
+    expect(whole.report.unreadFields).toEqual([]);
+    expect(older.report.unreadFields).toEqual([]);
+    expect(older.report.cpuVendor).toBeNull();
   });
 
   it('never throws on hostile objects', () => {

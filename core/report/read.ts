@@ -73,6 +73,11 @@ export interface NodeReport {
   taint: TaintReport | null;
   /** status.vmBoot, the VM canary's last result here (written by the canary, never the agent); null when absent or malformed. */
   vmBoot: VmBoot | null;
+  /**
+   * The status fields that are present but could not be read (malformed, or from another version
+   * of the schema), e.g. `status.kernel`: each is null above. Empty for a report as the agent writes it.
+   */
+  unreadFields: readonly string[];
 }
 
 export type ReportParse =
@@ -109,18 +114,49 @@ const checkReading = z.object({
   message: reportCheckSchema.shape.message.catch(''),
 });
 
-/** The value when it is what the report schema says, else null (an optional field is never fatal). */
-function fieldOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
+/** Shared by every report read whole: most reports, on every node. */
+const NONE_UNREAD: readonly string[] = Object.freeze([]);
 
 const collectedOrNull = (inventory: Inventory | null): Inventory | null => (inventory?.collected ? inventory : null);
 
-/** The canary's result with its message clipped like the checks' (a console tail may be 4 KiB, on every node). */
-function vmBootOrNull(value: unknown): VmBoot | null {
-  const vmBoot = fieldOrNull(vmBootSchema, value);
-  return vmBoot === null ? null : { ...vmBoot, message: clip(vmBoot.message, MAX_MESSAGE) };
+/**
+ * Reads the optional fields of one status: each the value when it is what the report schema says,
+ * else null (an optional field is never fatal); a field present but unreadable is recorded, so
+ * the reader can say which one it could not read.
+ */
+function optionalFields(fields: Record<string, unknown>) {
+  let unread: string[] | undefined;
+  const field = <T>(name: keyof typeof statusFields, schema: z.ZodType<T>): NonNullable<T> | null => {
+    const value = fields[name];
+    if (value === undefined) return null;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data ?? null;
+    (unread ??= []).push(`status.${name}`);
+    return null;
+  };
+  // A check that cannot be read is left out; the list is then named as not read whole.
+  const readChecks = listOf(fields.checks, checkReading, MAX_REPORT_CHECKS);
+  const listed = Array.isArray(fields.checks) ? Math.min(fields.checks.length, MAX_REPORT_CHECKS) : 0;
+  if (fields.checks !== undefined && (!Array.isArray(fields.checks) || readChecks.length < listed)) (unread ??= []).push('status.checks');
+  const vmBoot = field('vmBoot', vmBootSchema);
+  return {
+    conclusive: field('conclusive', statusFields.conclusive),
+    kernel: field('kernel', statusFields.kernel),
+    agentVersion: field('agentVersion', statusFields.agentVersion),
+    probedAt: field('probedAt', statusFields.probedAt),
+    // Messages are clipped here so that nothing downstream carries a megabyte of text.
+    checks: readChecks.map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
+    cpuVendor: field('cpuVendor', statusFields.cpuVendor),
+    platform: field('platform', statusFields.platform),
+    cpuFeatures: field('cpuFeatures', statusFields.cpuFeatures),
+    inventory: collectedOrNull(field('inventory', statusFields.inventory)),
+    hostDevices: field('hostDevices', statusFields.hostDevices),
+    confidential: field('confidential', statusFields.confidential),
+    taint: field('taint', statusFields.taint),
+    // The canary's result with its message clipped like the checks' (a console tail may be 4 KiB, on every node).
+    vmBoot: vmBoot === null ? null : { ...vmBoot, message: clip(vmBoot.message, MAX_MESSAGE) },
+    unreadFields: unread ?? NONE_UNREAD,
+  };
 }
 
 export function readReport(raw: unknown): ReportParse {
@@ -136,7 +172,6 @@ function narrowReport(raw: unknown): ReportParse {
   if (!core.success) return { state: 'invalid', name: name.data, reason: firstIssue(core.error) };
   const heartbeatMs = Date.parse(core.data.status.heartbeatAt);
   if (!Number.isFinite(heartbeatMs)) return { state: 'invalid', name: name.data, reason: 'status.heartbeatAt is not a time' };
-  const fields = raw.status as Record<string, unknown>;
   return {
     state: 'valid',
     report: {
@@ -150,22 +185,9 @@ function narrowReport(raw: unknown): ReportParse {
       })),
       ready: core.data.status.ready,
       tier: core.data.status.tier,
-      conclusive: fieldOrNull(statusFields.conclusive, fields.conclusive),
-      kernel: fieldOrNull(statusFields.kernel, fields.kernel),
-      agentVersion: fieldOrNull(statusFields.agentVersion, fields.agentVersion),
       heartbeatAt: core.data.status.heartbeatAt,
       heartbeatMs,
-      probedAt: fieldOrNull(statusFields.probedAt, fields.probedAt),
-      // Messages are clipped here so that nothing downstream carries a megabyte of text.
-      checks: listOf(fields.checks, checkReading, MAX_REPORT_CHECKS).map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
-      cpuVendor: fieldOrNull(statusFields.cpuVendor, fields.cpuVendor) ?? null,
-      platform: fieldOrNull(statusFields.platform, fields.platform) ?? null,
-      cpuFeatures: fieldOrNull(statusFields.cpuFeatures, fields.cpuFeatures) ?? null,
-      inventory: collectedOrNull(fieldOrNull(statusFields.inventory, fields.inventory) ?? null),
-      hostDevices: fieldOrNull(statusFields.hostDevices, fields.hostDevices) ?? null,
-      confidential: fieldOrNull(statusFields.confidential, fields.confidential) ?? null,
-      taint: fieldOrNull(statusFields.taint, fields.taint) ?? null,
-      vmBoot: vmBootOrNull(fields.vmBoot),
+      ...optionalFields(raw.status as Record<string, unknown>),
     },
   };
 }

@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiextensionsV1Api, CustomObjectsApi, loadYaml, PatchStrategy, setHeaderOptions, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/package-info.ts';
 import { readReport } from '../../core/report/read.ts';
 import { reportView } from '../../canary/report-view.ts';
@@ -35,6 +35,8 @@ const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 const CRD = 'nodevalidations.virtgate.io';
 const WITH_FACTS_CRD = path.join(PACKAGE_ROOT, 'test/fixtures/crds/nodevalidations.virtgate.io.with-facts.yaml');
 const NAME = 'migration-node';
+/** A report edited by hand under the CRD of then, which kept any key: a CPU vendor no schema knows. */
+const EDITED = 'migration-edited';
 const stamp = '2026-12-07T10:00:00Z';
 const settings: PlanSettings = { keys, taintConfig: { policy: 'off', poolSelector: '', effect: 'NoSchedule', allowNoExecute: false, maxShare: 0.5, bootstrapKey: undefined }, agentVersion: '0.0.0-test' };
 
@@ -88,6 +90,11 @@ beforeAll(async () => {
   await crdGone();
   await installCrd(admin, WITH_FACTS_CRD);
   await createNodeValidation(custom, { apiVersion: 'virtgate.io/v1alpha1', kind: 'NodeValidation', metadata: { name: NAME }, spec: { nodeName: NAME }, status: OLDER_STATUS });
+  await createNodeValidation(custom, { apiVersion: 'virtgate.io/v1alpha1', kind: 'NodeValidation', metadata: { name: EDITED }, spec: { nodeName: EDITED }, status: { ...OLDER_STATUS, cpuVendor: 'cyrix', kernel: 'six point eight' } });
+});
+
+afterAll(async () => {
+  for (const name of [NAME, EDITED]) await statusOfCall(() => custom.deleteClusterCustomObject({ ...NV, name }));
 });
 
 describe('a report an older agent stored, across the CRD change to declared fields only', () => {
@@ -112,6 +119,18 @@ describe('a report an older agent stored, across the CRD change to declared fiel
     const reading = readReport(stored);
     expect(reading.state).toBe('valid');
     expect(reportView(stored)).toMatchObject({ node: NAME, ready: true, cpuVendor: undefined });
+  });
+
+  it('a report edited by hand with values no schema admits still reads, and the reader names the fields it could not read', async () => {
+    // Stored under the CRD of then; the API server validates writes, not what it already holds.
+    const edited = (await custom.getClusterCustomObject({ ...NV, name: EDITED })) as { status: Record<string, unknown> };
+    expect(edited.status.cpuVendor).toBe('cyrix');
+    const reading = readReport(edited);
+    if (reading.state !== 'valid') throw new Error(`the edited report did not read: ${reading.reason}`);
+    expect(reading.report).toMatchObject({ ready: true, tier: 'hardware', cpuVendor: null, unreadFields: ['status.cpuVendor'] });
+    // 'six point eight' is a string of at most 32 characters: the schema's kernel, read as it is.
+    expect(reading.report.kernel).toBe('six point eight');
+    expect(reportView(edited)).toMatchObject({ node: EDITED, ready: true, cpuVendor: undefined, kernel: undefined });
   });
 
   it("the agent's next publish writes the declared fields, the facts are gone from the stored object, and the one after writes nothing", async () => {
