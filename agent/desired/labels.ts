@@ -1,6 +1,7 @@
 import type { CheckId, HostFacts } from '../../core/checks/registry.ts';
 import { CONFIDENTIAL_KINDS, confidentialSummary } from '../../core/checks/families/confidential.ts';
 import type { Verdict } from '../../core/checks/verdict.ts';
+import { kernelMinor } from '../../core/report/build.ts';
 import type { NodeKeys } from '../../core/kube/names.ts';
 import type { EffectiveVerdict } from './verdict-hold.ts';
 
@@ -45,7 +46,7 @@ export function desiredLabels(
     keep(keys.labels.cpuVendor);
     keep(keys.labels.nested);
   }
-  const kernel = facts.kernelRelease.state === 'ok' ? /^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] : undefined;
+  const kernel = kernelMinor(facts);
   if (kernel) labels[keys.labels.kernel] = kernel;
   else keep(keys.labels.kernel);
   Object.assign(labels, confidentialLabels(keys, facts, current));
