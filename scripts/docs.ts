@@ -1,6 +1,7 @@
 /**
- * The parts of the docs that restate a command's own definition, made from that definition: exit
- * codes (cli/exit-codes.ts), synopses (the commander programs) and permissions (cli/permissions.ts).
+ * The parts of the docs that restate a definition, made from that definition: exit codes
+ * (cli/exit-codes.ts), synopses (the commander programs), permissions (cli/permissions.ts), and the
+ * labels and report fields the agent writes (the check families' declarations).
  * Each sits between `<!-- generated:KIND ARGS -->` and `<!-- /generated:KIND -->`;
  * `npm run generate:docs` rewrites them and scripts/docs.test.ts fails when one is out of date.
  */
@@ -14,9 +15,13 @@ import { canaryCommand } from '../cli/commands/canary.ts';
 import { tupleCommand } from '../cli/commands/tuple.ts';
 import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type ExitMeaning } from '../cli/exit-codes.ts';
 import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
+import { VERDICT_LABELS } from '../agent/desired/labels.ts';
+import { FAMILY_LABELS, FAMILY_REPORT_FIELDS } from '../core/checks/publications.ts';
+import { VERDICT_FIELDS } from '../core/report/build.ts';
+import { nodeValidationStatusSchema } from '../core/report/schema.ts';
 
 /** The user docs that hold generated regions. */
-export const GENERATED_DOCS = ['README.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
+export const GENERATED_DOCS = ['README.md', 'docs/agent.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
 
 export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   check: checkCommand,
@@ -86,6 +91,29 @@ export function permissionsTable(program: ClusterProgram): string {
   ].join('\n');
 }
 
+const owners = (ids: readonly string[]) => ids.map((id) => `\`${id}\``).join(', ');
+
+/** Every Node label the agent writes, from the declarations: the verdict's, then each check family's. */
+export function labelsTable(): string {
+  return [
+    '| label | values | meaning | owner: the verdict, or the family of the checks |',
+    '|---|---|---|---|',
+    ...VERDICT_LABELS.map((label) => `| \`<prefix>/${label.name}\` | ${label.values} | ${label.meaning} | the verdict |`),
+    ...FAMILY_LABELS.map((label) => `| \`<prefix>/${label.name}\` | ${label.values} | ${label.meaning} | ${owners(label.owner)} |`),
+  ].join('\n');
+}
+
+/** Every status field a verdict writes, with its owner and the schema's own description. */
+export function reportFieldsTable(): string {
+  const description = (field: string) => nodeValidationStatusSchema.shape[field as keyof typeof nodeValidationStatusSchema.shape].description ?? '';
+  return [
+    '| `status.` field | owner: the verdict, or the family of the checks | meaning |',
+    '|---|---|---|',
+    ...VERDICT_FIELDS.map((field) => `| \`${field}\` | the verdict | ${description(field)} |`),
+    ...FAMILY_REPORT_FIELDS.map(({ field, owner }) => `| \`${field}\` | ${owners(owner)} | ${description(field)} |`),
+  ].join('\n');
+}
+
 /** The content of one region, from its kind and arguments. */
 export function generate(kind: string, args: readonly string[]): string {
   const commands = (): CommandName[] =>
@@ -106,6 +134,10 @@ export function generate(kind: string, args: readonly string[]): string {
       if (program === undefined || args.length !== 1 || !isClusterProgram(program)) throw new Error(`generated:permissions takes one of ${Object.keys(PERMISSIONS).join(', ')}`);
       return permissionsTable(program);
     }
+    case 'labels':
+      return labelsTable();
+    case 'report-fields':
+      return reportFieldsTable();
     default:
       throw new Error(`unknown generated region kind ${kind}`);
   }

@@ -38,10 +38,10 @@ describe('diff (the one comparison behind publishing and drift)', () => {
   it('sees a removed or edited owned label, and removes owned labels no longer wanted', () => {
     const node = nodeMatching();
     delete node.metadata!.labels![keys.labels.ready];
-    node.metadata!.labels![keys.labels.kvm] = 'true';
-    node.metadata!.annotations![keys.ownershipAnnotation] = formatOwnership({ labels: [...Object.keys(desired.labels), keys.labels.kvm], taints: [] });
+    node.metadata!.labels![keys.familyLabel('kvm')] = 'true';
+    node.metadata!.annotations![keys.ownershipAnnotation] = formatOwnership({ labels: [...Object.keys(desired.labels), keys.familyLabel('kvm')], taints: [] });
     const changes = diff(desired, node, keys);
-    expect(changes.labels).toEqual({ [keys.labels.ready]: 'true', [keys.labels.kvm]: null });
+    expect(changes.labels).toEqual({ [keys.labels.ready]: 'true', [keys.familyLabel('kvm')]: null });
     expect(changes.ownership).toBe(formatOwnership({ labels: Object.keys(desired.labels), taints: [] }));
     expect(metadataChanged(changes)).toBe(true);
   });

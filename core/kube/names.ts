@@ -1,5 +1,4 @@
 import { isDnsSubdomain } from '../dns-name.ts';
-import type { ConfidentialKind } from '../checks/host/confidential-kinds.ts';
 
 /**
  * Every key virtgate writes lives under one prefix (configurable; the chart passes it in).
@@ -18,18 +17,13 @@ export const CONDITION_TYPE = 'VirtualizationReady';
 
 export interface NodeKeys {
   prefix: string;
+  /** The verdict's own labels. */
   labels: {
     ready: string;
     tier: string;
-    kvm: string;
-    tun: string;
-    vhostNet: string;
-    cpuVendor: string;
-    nested: string;
-    kernel: string;
-    /** One per confidential-guest kind, named as KubeVirt's own (kubevirt.io/sev, …): `<prefix>/sev`, `/sev-es`, `/sev-snp`, `/tdx`. */
-    confidential: Record<ConfidentialKind, string>;
   };
+  /** A label a check family owns (core/checks/families, `labels`): `<prefix>/<name>`. */
+  familyLabel: (name: string) => string;
   /** Records which labels and taints virtgate owns, so it only ever removes those. */
   ownershipAnnotation: string;
   notReadyTaint: string;
@@ -41,14 +35,8 @@ export function nodeKeys(prefix: string = DEFAULT_PREFIX): NodeKeys {
     labels: {
       ready: `${prefix}/ready`,
       tier: `${prefix}/tier`,
-      kvm: `${prefix}/kvm`,
-      tun: `${prefix}/tun`,
-      vhostNet: `${prefix}/vhost-net`,
-      cpuVendor: `${prefix}/cpu-vendor`,
-      nested: `${prefix}/nested`,
-      kernel: `${prefix}/kernel`,
-      confidential: { sev: `${prefix}/sev`, 'sev-es': `${prefix}/sev-es`, 'sev-snp': `${prefix}/sev-snp`, tdx: `${prefix}/tdx` },
     },
+    familyLabel: (name) => `${prefix}/${name}`,
     ownershipAnnotation: `${prefix}/owned`,
     notReadyTaint: `${prefix}/not-ready`,
   };

@@ -87,7 +87,7 @@ function mismatchesOf(node: FaultNode, { node: published, report }: Published, t
   };
   expect('label ready', labels[keys.labels.ready], String(truth.ready));
   expect('label tier', labels[keys.labels.tier], truth.tier);
-  expect('label kvm', labels[keys.labels.kvm], truth.kvm);
+  expect('label kvm', labels[keys.familyLabel('kvm')], truth.kvm);
   const condition = published.status?.conditions?.find((c) => c.type === CONDITION_TYPE);
   expect('condition', condition?.status, truth.ready ? 'True' : 'False');
   if (!report) problems.push(`${node.name}: no NodeValidation`);

@@ -100,7 +100,7 @@ describe('the published verdict and probe errors', () => {
       expect(held.message).toMatch(/dev\.kvm:/);
       expect(held.message).toMatch(/cpu\.virtualization:/);
       const labels = (await core.readNode({ name: NAME })).metadata?.labels ?? {};
-      expect(labels).toMatchObject({ [keys.labels.ready]: 'true', [keys.labels.tier]: 'hardware', [keys.labels.kvm]: 'true' });
+      expect(labels).toMatchObject({ [keys.labels.ready]: 'true', [keys.labels.tier]: 'hardware', [keys.familyLabel('kvm')]: 'true' });
       const status = (await report()).status;
       expect(status).toMatchObject({ ready: true, tier: 'hardware', conclusive: false });
       expect(status?.checks.find((check) => check.id === 'dev.kvm')).toMatchObject({ status: 'error', message: expect.stringMatching(/ELOOP/) });

@@ -106,14 +106,14 @@ describe('virtgate agent against a real API server', () => {
     expect(labels).toMatchObject({
       [keys.labels.ready]: 'true',
       [keys.labels.tier]: 'hardware',
-      [keys.labels.kvm]: 'true',
-      [keys.labels.tun]: 'true',
-      [keys.labels.vhostNet]: 'true',
-      [keys.labels.cpuVendor]: 'intel',
-      [keys.labels.nested]: 'false',
+      [keys.familyLabel('kvm')]: 'true',
+      [keys.familyLabel('tun')]: 'true',
+      [keys.familyLabel('vhost-net')]: 'true',
+      [keys.familyLabel('cpu-vendor')]: 'intel',
+      [keys.familyLabel('nested')]: 'false',
       'team.example.com/owner': 'blue',
     });
-    expect(labels[keys.labels.kernel]).toMatch(/^\d+\.\d+$/);
+    expect(labels[keys.familyLabel('kernel')]).toMatch(/^\d+\.\d+$/);
     expect(published_.spec?.taints).toEqual([expect.objectContaining(FOREIGN_TAINT)]);
     expect(JSON.parse(published_.metadata?.annotations?.[keys.ownershipAnnotation] ?? '{}').labels).toHaveLength(8);
     expect(condition(published_)).toMatchObject({ status: 'True', reason: 'HardwareVirtualization' });
@@ -214,7 +214,7 @@ describe('virtgate agent against a real API server', () => {
     await published(node.name, 'true');
     await removeDevice(node.host.root, 'kvm');
     const flipped = await published(node.name, 'false');
-    expect(flipped.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'false', [keys.labels.tier]: 'emulation' });
+    expect(flipped.metadata?.labels).toMatchObject({ [keys.familyLabel('kvm')]: 'false', [keys.labels.tier]: 'emulation' });
     expect(condition(flipped)?.status).toBe('False');
     // The Event is the last write of the publish that flipped the labels.
     const event = await waitFor('a VirtualizationNotReady Event', async () => {
@@ -364,7 +364,7 @@ describe('virtgate agent against a real API server', () => {
     await cp.control('apiserver/start');
 
     const flipped = await published(node.name, 'false');
-    expect(flipped.metadata?.labels?.[keys.labels.kvm]).toBe('false');
+    expect(flipped.metadata?.labels?.[keys.familyLabel('kvm')]).toBe('false');
     await waitFor('/readyz to recover', async () => ((await readyz()) === 200 ? true : undefined), 30_000, 500);
     expect(agent.child.exitCode).toBeNull();
     expect((seriesValue(await agent.metrics(), 'virtgate_publish_failures_total') ?? 0)).toBeGreaterThan(0);

@@ -294,8 +294,8 @@ afterAll(async () => {
 describe('KubeVirt-style placement with virtgate, end to end', () => {
   it('each agent publishes its own host\'s verdict; the failing pool node is tainted; virt-handler runs, and labels schedulable, only where the placement selects', async () => {
     const verdicts = await firstVerdicts();
-    expect(verdicts.noTun.metadata?.labels).toMatchObject({ [keys.labels.kvm]: 'true', [keys.labels.tun]: 'false', [keys.labels.cpuVendor]: 'amd' });
-    expect(verdicts.tainted.metadata?.labels?.[keys.labels.kvm]).toBe('false');
+    expect(verdicts.noTun.metadata?.labels).toMatchObject({ [keys.familyLabel('kvm')]: 'true', [keys.familyLabel('tun')]: 'false', [keys.familyLabel('cpu-vendor')]: 'amd' });
+    expect(verdicts.tainted.metadata?.labels?.[keys.familyLabel('kvm')]).toBe('false');
     expect(verdicts.tainted.spec?.taints).toEqual([expect.objectContaining({ key: keys.notReadyTaint, value: 'true', effect: 'NoSchedule' })]);
     expect((await readReport('tainted')).status?.checks.find((check) => check.id === 'dev.kvm')?.message).toMatch(/ENODEV/);
     // The stale node's agent is gone; the labels it left stay (no churn).
@@ -411,7 +411,7 @@ describe('KubeVirt-style placement with virtgate, end to end', () => {
   it('after /dev/kvm disappears from the hardware host: without the taint KubeVirt still places VMs there, and the gate says until when; with the taint it places none', async () => {
     await removeDevice(hosts.hardware.root, 'kvm');
     const hardware = await labelled('hardware', 'false', 'emulation');
-    expect(hardware.metadata?.labels?.[keys.labels.kvm]).toBe('false');
+    expect(hardware.metadata?.labels?.[keys.familyLabel('kvm')]).toBe('false');
     // Its taint is refused by the share guard (one of the three pool nodes is tainted already).
     const refused = await waitFor('the hardware node\'s report of the refused taint', async () => (await readReport('hardware')).status?.taint.refused);
     expect(refused).toContain('the limit is 1');

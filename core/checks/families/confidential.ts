@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../json.ts';
-import type { CheckFamily, ProbeContext } from '../family.ts';
+import type { CheckFamily, LabelValue, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CheckOutcomeOf } from '../outcome.ts';
@@ -354,10 +354,42 @@ export function evaluateConfidential(confidential: Observation<ConfidentialFacts
   return { id, status: 'pass', message, ...(hint ? { hint } : {}), observed };
 }
 
+/**
+ * Per kind: `true` where a guest of it can start, `false` where the CPU has the vendor's feature
+ * (sev, tdx_host_platform) but the kind cannot start (a parameter off, no ASIDs left), no label on
+ * CPUs without the feature at all; the current values stay when the check could not tell.
+ */
+function confidentialLabelValues(confidential: Observation<ConfidentialFacts>): Record<ConfidentialKind, LabelValue> {
+  const summary = confidentialSummary(confidential);
+  const flags = confidential.state === 'ok' ? confidential.value.flags : undefined;
+  const valueOf = (kind: ConfidentialKind): LabelValue => {
+    if (!summary) return undefined;
+    if (summary[kind].available) return 'true';
+    return (kind === 'tdx' ? flags?.tdxHostPlatform : flags?.sev) ? 'false' : null;
+  };
+  return Object.fromEntries(CONFIDENTIAL_KINDS.map((kind) => [kind, valueOf(kind)])) as Record<ConfidentialKind, LabelValue>;
+}
+
 export const confidentialFamily = {
   ids: IDS,
   probe: probeConfidential,
   evaluate: (facts: ConfidentialFamilyFacts & Partial<VhvFamilyFacts>) => [evaluateConfidential(facts.confidential, facts.vhv)],
+  labels: {
+    // Named as KubeVirt's own (kubevirt.io/sev-snp), so a VM's nodeSelector names the kind it needs.
+    declared: CONFIDENTIAL_KINDS.map((kind) => ({
+      name: kind,
+      values: '`true`, `false`, or none',
+      meaning: `a ${KIND_NAME[kind]} guest can start here (\`false\`: the CPU has ${kind === 'tdx' ? 'TDX' : 'SEV'} but this kind cannot start; none: the CPU lacks it)`,
+    })),
+    values: (facts: ConfidentialFamilyFacts) => confidentialLabelValues(facts.confidential),
+  },
+  report: {
+    fields: ['confidential'],
+    build: (facts: ConfidentialFamilyFacts) => {
+      const confidential = confidentialSummary(facts.confidential);
+      return confidential ? { confidential } : {};
+    },
+  },
   // The example host is an Intel host without TDX.
   example: {
     confidential: {

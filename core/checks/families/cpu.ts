@@ -1,7 +1,7 @@
 import type { CheckFamily, ProbeContext } from '../family.ts';
 import { describeRead, readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
-import { type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
+import { CPU_VENDORS, type CpuFacts, parseCpuinfo } from '../host/parse/cpuinfo.ts';
 import type { CheckOutcomeOf } from '../outcome.ts';
 import { hardwareVirtualizationRemedy } from '../host/virtualization-remedy.ts';
 import { classifyPlatform } from '../host/platform-class.ts';
@@ -47,5 +47,19 @@ export const cpuFamily = {
   ids: IDS,
   probe: probeCpu,
   evaluate: (facts: CpuFamilyFacts & PlatformFamilyFacts) => [evaluateCpuVirtualization(facts.cpu, facts)],
+  labels: {
+    declared: [
+      { name: 'cpu-vendor', values: CPU_VENDORS.map((vendor) => `\`${vendor}\``).join(', '), meaning: "the CPU's vendor, from /proc/cpuinfo" },
+      { name: 'nested', values: '`true`, `false`', meaning: 'the CPU reports a hypervisor: this node is itself a VM, so its VMs are nested (test only)' },
+    ],
+    values: (facts: CpuFamilyFacts) => ({
+      'cpu-vendor': facts.cpu.state === 'ok' ? facts.cpu.value.vendor : undefined,
+      nested: facts.cpu.state === 'ok' ? String(facts.cpu.value.hypervisor) : undefined,
+    }),
+  },
+  report: {
+    fields: ['cpuVendor', 'cpuFeatures'],
+    build: (facts: CpuFamilyFacts) => (facts.cpu.state === 'ok' ? { cpuVendor: facts.cpu.value.vendor, cpuFeatures: facts.cpu.value.features } : {}),
+  },
   example: { cpu: { state: 'ok', value: { arch: 'x86_64', vendor: 'intel', model: 'Xeon', processors: 8, vmx: true, svm: false, hypervisor: false, features: ['avx', 'sse2'] } } } satisfies CpuFamilyFacts,
 } satisfies CheckFamily;

@@ -1,11 +1,11 @@
 import { constants } from 'node:fs';
 import { open, stat } from '../../fs-promised.ts';
 import { DEVICE_SPECS, type DeviceSpec } from '../host/device-numbers.ts';
-import type { CheckFamily, ProbeContext } from '../family.ts';
+import type { CheckFamily, LabelValue, ProbeContext, StatusOf } from '../family.ts';
 import { errnoCode, errorDetail, hostPath, readHostFile } from '../host/files.ts';
 import { type KvmProvider, probeKvmProvider } from '../host/kvm-provider.ts';
 import type { Observation } from '../observation.ts';
-import type { CheckOutcomeOf } from '../outcome.ts';
+import type { CheckOutcomeOf, CheckStatus } from '../outcome.ts';
 import { kvmDriverRemedy, lacksHardwareVirtualization } from '../host/virtualization-remedy.ts';
 import type { CpuFamilyFacts } from './cpu.ts';
 import { classifyPlatform } from '../host/platform-class.ts';
@@ -256,6 +256,13 @@ const present = (path: string, major: number, minor: number): DeviceFacts => ({
   open: 'ok',
 });
 
+/** A device's label follows its check: `true` on pass, `false` on fail or warn; kept when the check erred or was skipped. */
+function followCheck(status: CheckStatus | undefined): LabelValue {
+  if (status === 'pass') return 'true';
+  if (status === 'fail' || status === 'warn') return 'false';
+  return undefined;
+}
+
 export const devicesFamily = {
   ids: IDS,
   probe: probeDevices,
@@ -264,6 +271,23 @@ export const devicesFamily = {
     evaluateDevice(facts.tun, DEVICE_RULES.tun),
     evaluateDevice(facts.vhostNet, DEVICE_RULES.vhostNet),
   ],
+  labels: {
+    declared: [
+      { name: 'kvm', values: '`true`, `false`', meaning: 'dev.kvm passed: a VM gets hardware virtualization through /dev/kvm here' },
+      { name: 'tun', values: '`true`, `false`', meaning: 'dev.tun passed: /dev/net/tun, which every VM with a pod network needs' },
+      { name: 'vhost-net', values: '`true`, `false`', meaning: "dev.vhost-net passed: the kernel's virtio-net fast path" },
+    ],
+    values: (_facts: object, status: StatusOf) => ({
+      kvm: followCheck(status('dev.kvm')),
+      tun: followCheck(status('dev.tun')),
+      'vhost-net': followCheck(status('dev.vhost-net')),
+    }),
+  },
+  report: {
+    fields: ['kvm'],
+    // Always known: an unread /dev/kvm is the check's `error`.
+    build: (_facts: object, status: StatusOf) => ({ kvm: status('dev.kvm') ?? 'error' }),
+  },
   example: {
     kvm: present('dev/kvm', 10, 232),
     tun: present('dev/net/tun', 10, 200),

@@ -62,9 +62,22 @@ function evaluateKernelVersion(release: Observation<string>, minKernel: string):
   return { id, status: 'pass', message: `kernel ${release.value}`, observed };
 }
 
+/** Kernel major.minor from the release string, '' when it was not read. */
+export function kernelMinor(facts: KernelFamilyFacts): string {
+  return facts.kernelRelease.state === 'ok' ? (/^(\d+\.\d+)/.exec(facts.kernelRelease.value)?.[1] ?? '') : '';
+}
+
 export const kernelFamily = {
   ids: IDS,
   probe: async ({ hostRoot }: ProbeContext): Promise<KernelFamilyFacts> => ({ kernelRelease: await probeKernelRelease(hostRoot) }),
   evaluate: (facts: KernelFamilyFacts, policy: Policy) => [evaluateKernelVersion(facts.kernelRelease, policy.minKernel)],
+  labels: {
+    declared: [{ name: 'kernel', values: 'major.minor, e.g. `6.8`', meaning: "the node's kernel line, to select or avoid one" }],
+    values: (facts: KernelFamilyFacts) => ({ kernel: kernelMinor(facts) || undefined }),
+  },
+  report: {
+    fields: ['kernel'],
+    build: (facts: KernelFamilyFacts) => ({ kernel: kernelMinor(facts) }),
+  },
   example: { kernelRelease: { state: 'ok', value: '5.14.0-427.13.1.el9_4.x86_64' } } satisfies KernelFamilyFacts,
 } satisfies CheckFamily;

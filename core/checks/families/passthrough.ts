@@ -97,6 +97,13 @@ export const passthroughFamily = {
   probe: async ({ hostRoot }: ProbeContext): Promise<PassthroughFamilyFacts> => ({ passthrough: await probePassthrough(hostRoot) }),
   synchronousProbe: true,
   evaluate: (facts: PassthroughFamilyFacts) => [evaluatePassthrough(facts.passthrough)],
+  report: {
+    fields: ['hostDevices'],
+    build: (facts: PassthroughFamilyFacts) => {
+      const hostDevices = hostDevicesOf(facts);
+      return hostDevices ? { hostDevices } : {};
+    },
+  },
   example: {
     passthrough: {
       state: 'ok',

@@ -3,6 +3,7 @@ import { readHostFile } from '../host/files.ts';
 import type { Observation } from '../observation.ts';
 import type { CpuFacts } from '../host/parse/cpuinfo.ts';
 import type { CheckOutcomeOf } from '../outcome.ts';
+import type { PlatformReport } from '../../report/schema.ts';
 import { classifyPlatform, type DeviceTreeFacts, type DmiFacts, describePlatform, type Platform, type PlatformFacts } from '../host/platform-class.ts';
 
 /** Bare metal or a virtual machine, and which cloud or hypervisor, from DMI, sysfs and the device tree. */
@@ -132,9 +133,19 @@ function evaluatePlatform(facts: PlatformFamilyFacts & { cpu: Observation<CpuFac
   return { id, status: 'pass', message, observed };
 }
 
+/** Absent rather than null: the API server prunes a null the schema does not allow, and the report would never equal what is stored. */
+function platformReport(facts: PlatformFamilyFacts & { cpu: Observation<CpuFacts> }): PlatformReport {
+  const { kind, cloud, hypervisor } = classifyPlatform(facts.platform, facts.cpu);
+  return { kind, ...(cloud === null ? {} : { cloud }), ...(hypervisor === null ? {} : { hypervisor: hypervisor.slice(0, 128) }) };
+}
+
 export const platformFamily = {
   ids: IDS,
   probe: probePlatform,
   evaluate: (facts: PlatformFamilyFacts & { cpu: Observation<CpuFacts> }) => [evaluatePlatform(facts)],
+  report: {
+    fields: ['platform'],
+    build: (facts: PlatformFamilyFacts & { cpu: Observation<CpuFacts> }) => ({ platform: platformReport(facts) }),
+  },
   example: { platform: { dmi: { sysVendor: 'Dell Inc.', productName: 'PowerEdge R760', productVersion: null, biosVendor: 'Dell Inc.' }, hypervisorType: null, deviceTree: null, containerMarker: null } } satisfies PlatformFamilyFacts,
 } satisfies CheckFamily;
