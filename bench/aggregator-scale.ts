@@ -11,6 +11,7 @@ import { createNodeValidation } from '../test/lab/support/node-validations.ts';
 import type { BenchCluster } from './cluster.ts';
 import { median, p95, timeRuns } from './stats.ts';
 import type { BenchRow } from './table.ts';
+import { agentNodeValidation } from '../test/lab/reports/agent-report.ts';
 
 const MiB = 1024 * 1024;
 const CONCURRENCY = 24;
@@ -35,34 +36,9 @@ async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<unk
   );
 }
 
+/** The report of a node whose agent found /dev/kvm (ready) or not, built as the agent builds it. */
 function report(name: string, uid: string, ready: boolean, now: Date) {
-  const stamp = now.toISOString();
-  return {
-    apiVersion: 'virtgate.io/v1alpha1',
-    kind: 'NodeValidation',
-    metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid }] },
-    spec: { nodeName: name },
-    status: {
-      ready,
-      tier: ready ? 'hardware' : 'none',
-      conclusive: true,
-      kvm: ready ? 'pass' : 'fail',
-      kernel: '5.14',
-      checks: [
-        { id: 'cpu.virtualization', status: 'pass', message: 'Intel VT-x (vmx) is available' },
-        { id: 'dev.kvm', status: ready ? 'pass' : 'fail', message: ready ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm does not exist' },
-        { id: 'dev.tun', status: ready ? 'pass' : 'fail', message: '/dev/net/tun' },
-        { id: 'os.userland', status: 'pass', message: 'Rocky Linux 9.5 is Enterprise Linux' },
-      ],
-      cpuVendor: 'intel',
-      platform: { kind: 'bare-metal' },
-      agentVersion: '0.1.0',
-      probedAt: stamp,
-      lastTransitionAt: stamp,
-      heartbeatAt: stamp,
-      taint: { policy: 'off', applied: false },
-    },
-  };
+  return agentNodeValidation(name, uid, { kvm: ready, kernelRelease: '5.14.0-503.el9.x86_64' }, now);
 }
 
 /** Creates nodes `from`..`to`-1 and their reports, as 5,000 agents would have left them. */

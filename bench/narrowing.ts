@@ -6,6 +6,7 @@
  */
 import { keepNode, keepReport } from '../aggregator/watch/keep.ts';
 import { median } from './stats.ts';
+import { agentNodeValidation } from '../test/lab/reports/agent-report.ts';
 
 const COUNT = 5000;
 const RUNS = 15;
@@ -39,32 +40,7 @@ export function benchNode(i: number): unknown {
 
 export function benchReport(i: number): unknown {
   const name = `scale-${String(i).padStart(5, '0')}`;
-  const stamp = '2026-12-02T12:00:00.000Z';
-  const device = (path: string) => ({ path, state: 'present', kind: 'char', major: 10, minor: 232, expected: '10:232', open: 'ok' });
-  return {
-    apiVersion: 'virtgate.io/v1alpha1',
-    kind: 'NodeValidation',
-    metadata: { name, resourceVersion: String(9000 + i), ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `uid-${i}`, controller: true, blockOwnerDeletion: true }] },
-    spec: { nodeName: name },
-    status: {
-      ready: true,
-      tier: 'hardware',
-      conclusive: true,
-      kvm: 'pass',
-      kernel: '5.14',
-      checks: ['cpu.virtualization', 'dev.kvm', 'dev.tun', 'dev.vhost-net', 'kernel.modules', 'kvm.nested', 'kernel.version', 'os.userland', 'cgroup', 'iommu'].map((id) => ({
-        id, status: 'pass', message: `${id} is fine on this host`, observed: { detail: 'as probed' },
-      })),
-      cpuVendor: 'intel',
-      cpuFeatures: ['aes', 'avx', 'avx2', 'avx512f', 'sse4_2', 'vmx'],
-      platform: { kind: 'bare-metal' },
-      agentVersion: '0.1.0',
-      probedAt: stamp,
-      lastTransitionAt: stamp,
-      heartbeatAt: stamp,
-      taint: { policy: 'off', applied: false },
-    },
-  };
+  return agentNodeValidation(name, `uid-${i}`, { features: ['aes', 'avx', 'avx2', 'avx512f', 'sse4_2', 'vmx'] }, new Date('2026-12-02T12:00:00.000Z'), String(9000 + i));
 }
 
 /** CPU time rather than wall time: the figure should not depend on what else the machine runs. */

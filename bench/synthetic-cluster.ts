@@ -1,12 +1,13 @@
 import type { ResourceClient, WatchClients } from '../aggregator/watch/resources.ts';
+import { type AgentNodeValidation, agentNodeValidation } from '../test/lab/reports/agent-report.ts';
 
 /**
  * A cluster of `size` Nodes and their NodeValidations that exists only in this process, served to
  * the aggregator's reflectors as an API server would: LIST pages, then a WATCH whose events the
  * bench pushes. Each page is made on request and passed through JSON text and back, so the
  * aggregator receives freshly decoded objects (as client-node hands them over) and the source
- * itself holds nothing. Shapes as in the real API-server bench (aggregator-scale.ts), plus the
- * fields the API server adds and the agent's `cpuFeatures`, so the migration plan has work to do.
+ * itself holds nothing. Reports are built as the agent builds them (test/lab/reports/agent-report.ts),
+ * with the fields the API server adds and many `cpuFeatures`, so the migration plan has work to do.
  */
 
 /** CPU kinds the nodes are spread over (vendor × feature set), and kernels: the migration plan groups by these. */
@@ -20,7 +21,7 @@ export const nodeName = (index: number) => `scale-${String(index).padStart(6, '0
 function kindOf(index: number) {
   const kind = index % CPU_KINDS;
   return {
-    vendor: kind % 2 === 0 ? 'intel' : 'amd',
+    vendor: kind % 2 === 0 ? ('intel' as const) : ('amd' as const),
     // Each kind adds a few flags of its own: some kinds are supersets of others, some are not.
     features: [...BASE_FEATURES, ...Array.from({ length: kind }, (_, i) => `extra${i}`)].sort(),
     kernel: KERNELS[Math.floor(index / CPU_KINDS) % KERNELS.length] as string,
@@ -56,41 +57,10 @@ export function syntheticNode(index: number, now: Date): Record<string, unknown>
   };
 }
 
-export function syntheticReport(index: number, now: Date, ready = true): Record<string, unknown> {
-  const name = nodeName(index);
-  const stamp = stampOf(now);
+export function syntheticReport(index: number, now: Date, ready = true): AgentNodeValidation {
   const kind = kindOf(index);
-  return {
-    apiVersion: 'virtgate.io/v1alpha1',
-    kind: 'NodeValidation',
-    metadata: {
-      name,
-      resourceVersion: String(500_000 + index),
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}` }],
-    },
-    spec: { nodeName: name },
-    status: {
-      ready,
-      tier: ready ? 'hardware' : 'none',
-      conclusive: true,
-      kvm: ready ? 'pass' : 'fail',
-      kernel: kind.kernel.replace(/^(\d+\.\d+).*/, '$1'),
-      checks: [
-        { id: 'cpu.virtualization', status: 'pass', message: 'Intel VT-x (vmx) is available' },
-        { id: 'dev.kvm', status: ready ? 'pass' : 'fail', message: ready ? '/dev/kvm (10:232) opens read-write' : '/dev/kvm does not exist' },
-        { id: 'dev.tun', status: 'pass', message: '/dev/net/tun' },
-        { id: 'os.userland', status: 'pass', message: 'Rocky Linux 9.5 is Enterprise Linux' },
-      ],
-      cpuVendor: kind.vendor,
-      platform: { kind: 'bare-metal' },
-      cpuFeatures: kind.features,
-      agentVersion: '0.1.0',
-      probedAt: stamp,
-      lastTransitionAt: stamp,
-      heartbeatAt: stamp,
-      taint: { policy: 'off', applied: false },
-    },
-  };
+  const uid = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+  return agentNodeValidation(nodeName(index), uid, { vendor: kind.vendor, features: kind.features, kernelRelease: kind.kernel, kvm: ready }, now, String(500_000 + index));
 }
 
 const PAGE_RESOURCE_VERSION = '900000';

@@ -1,0 +1,85 @@
+/**
+ * NodeValidations as an agent on a host of a given kind would write them, for the bench's clusters
+ * of thousands of nodes: the agent's own buildReport() and Ready condition over the example host's
+ * facts, changed where the kind says, and evaluate()'s verdict of them. One evaluation per kind (cached), so a
+ * cluster of 100,000 reports costs a lookup each.
+ */
+import { evaluate } from '../../../core/checks/evaluate.ts';
+import { DEFAULT_POLICY } from '../../../core/checks/policy.ts';
+import { exampleFacts, type HostFacts } from '../../../core/checks/registry.ts';
+import type { CpuVendor } from '../../../core/checks/host/parse/cpuinfo.ts';
+import { buildReport, type VerdictReport } from '../../../core/report/build.ts';
+import type { NodeValidationStatus } from '../../../core/report/schema.ts';
+import { type DesiredCondition, desiredCondition } from '../../../agent/desired/condition.ts';
+import { statusContent } from '../../../agent/desired/report.ts';
+import { holdVerdict } from '../../../agent/desired/verdict-hold.ts';
+
+export interface HostKind {
+  vendor?: CpuVendor;
+  /** The kernel release, as `uname -r` prints it. */
+  kernelRelease?: string;
+  /** The guest-relevant CPU features, sorted. */
+  features?: readonly string[];
+  /** False: /dev/kvm is missing, so the node is not ready. */
+  kvm?: boolean;
+}
+
+function factsOf(kind: HostKind): HostFacts {
+  const facts = exampleFacts('/');
+  if (facts.cpu.state === 'ok') {
+    const vendor = kind.vendor ?? facts.cpu.value.vendor;
+    facts.cpu.value = { ...facts.cpu.value, vendor, vmx: vendor === 'intel', svm: vendor === 'amd', features: [...(kind.features ?? facts.cpu.value.features)] };
+  }
+  if (kind.kernelRelease) facts.kernelRelease = { state: 'ok', value: kind.kernelRelease };
+  if (kind.kvm === false) facts.kvm = { path: 'dev/kvm', state: 'missing' };
+  return facts;
+}
+
+interface Built {
+  report: VerdictReport;
+  condition: DesiredCondition;
+}
+
+const built = new Map<string, Built>();
+
+/** buildReport()'s report for a host of this kind and its Ready condition (shared between calls: do not mutate). */
+function builtFor(kind: HostKind): Built {
+  const key = JSON.stringify(kind);
+  let entry = built.get(key);
+  if (!entry) {
+    const facts = factsOf(kind);
+    const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
+    const effective = holdVerdict(verdict, undefined);
+    const report = buildReport({ verdict, effective, facts, agentVersion: '0.1.0', taint: { policy: 'off', applied: false } });
+    entry = { report, condition: desiredCondition(verdict, effective) };
+    built.set(key, entry);
+  }
+  return entry;
+}
+
+/** The status an agent writes first at `at`: the report, its conditions (agent/desired/report.ts) and timestamps. */
+export function agentReportStatus(kind: HostKind, at: Date): NodeValidationStatus {
+  const { report, condition } = builtFor(kind);
+  const stamp = at.toISOString();
+  return { ...statusContent(report, condition, 1, undefined, at), probedAt: stamp, lastTransitionAt: stamp, heartbeatAt: stamp };
+}
+
+// A type, not an interface: it must fit `Record<string, unknown>` bodies.
+export type AgentNodeValidation = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; resourceVersion?: string; ownerReferences: Array<{ apiVersion: string; kind: string; name: string; uid: string }> };
+  spec: { nodeName: string };
+  status: NodeValidationStatus;
+};
+
+/** A whole NodeValidation for node `name` (uid: its Node's), as the API server would store it. */
+export function agentNodeValidation(name: string, nodeUid: string, kind: HostKind, at: Date, resourceVersion?: string): AgentNodeValidation {
+  return {
+    apiVersion: 'virtgate.io/v1alpha1',
+    kind: 'NodeValidation',
+    metadata: { name, ...(resourceVersion ? { resourceVersion } : {}), ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: nodeUid }] },
+    spec: { nodeName: name },
+    status: agentReportStatus(kind, at),
+  };
+}
