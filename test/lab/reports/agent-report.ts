@@ -9,7 +9,8 @@ import { DEFAULT_POLICY } from '../../../core/checks/policy.ts';
 import { exampleFacts, type HostFacts } from '../../../core/checks/registry.ts';
 import type { CpuVendor } from '../../../core/checks/host/parse/cpuinfo.ts';
 import { buildReport, type VerdictReport } from '../../../core/report/build.ts';
-import type { NodeValidationStatus } from '../../../core/report/schema.ts';
+import type { NodeValidationStatus, TaintReport } from '../../../core/report/schema.ts';
+import type { Tier, Verdict } from '../../../core/checks/verdict.ts';
 import { type DesiredCondition, desiredCondition } from '../../../agent/desired/condition.ts';
 import { statusContent } from '../../../agent/desired/report.ts';
 import { holdVerdict } from '../../../agent/desired/verdict-hold.ts';
@@ -82,4 +83,43 @@ export function agentNodeValidation(name: string, nodeUid: string, kind: HostKin
     spec: { nodeName: name },
     status: agentReportStatus(kind, at),
   };
+}
+
+/** A verdict as a test states it, and the host details its report carries. */
+export interface ScenarioVerdict {
+  ready: boolean;
+  tier: Tier;
+  conclusive?: boolean;
+  /** Any id and status: a reader's test may hand it a check no agent writes. */
+  checks: ReadonlyArray<{ id: string; status: string; message: string }>;
+  vendor?: CpuVendor;
+  /** Kernel major.minor, e.g. `6.8`. */
+  kernel?: string;
+  /** status.cpuFeatures; absent when not given, as from an agent before the field. */
+  cpuFeatures?: readonly string[];
+  taint?: TaintReport;
+}
+
+/**
+ * The report an agent on the example host publishes for this verdict. The confidential and
+ * passthrough facts are left unknown, so those fields are absent unless a test adds them.
+ */
+export function scenarioVerdictReport(scenario: ScenarioVerdict): VerdictReport {
+  const facts = factsOf({
+    ...(scenario.vendor ? { vendor: scenario.vendor } : {}),
+    ...(scenario.kernel ? { kernelRelease: `${scenario.kernel}.0` } : {}),
+    features: scenario.cpuFeatures ?? [],
+  });
+  facts.confidential = { state: 'unknown', reason: 'not part of the scenario' };
+  facts.passthrough = { state: 'unknown', reason: 'not part of the scenario' };
+  // A scenario may name checks by any id or status (a reader must cope with one it does not know).
+  const verdict = { tier: scenario.tier, ready: scenario.ready, conclusive: scenario.conclusive ?? true, checks: scenario.checks.map((check) => ({ ...check })) } as Verdict;
+  const { cpuFeatures, ...report } = buildReport({
+    verdict,
+    effective: { ready: scenario.ready, tier: scenario.tier },
+    facts,
+    agentVersion: '0.1.0',
+    taint: scenario.taint ?? { policy: 'off', applied: false },
+  });
+  return scenario.cpuFeatures ? { ...report, ...(cpuFeatures ? { cpuFeatures } : {}) } : report;
 }

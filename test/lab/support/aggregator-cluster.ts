@@ -10,6 +10,7 @@ import { installCrd } from './crds.ts';
 import { cdiCrdFile, kubevirtCrdFile, vmiCrdFile } from './kubevirt-crds.ts';
 import { createNodeValidation, mergeNodeValidationStatus } from './node-validations.ts';
 import { statusOf, waitFor } from './wait.ts';
+import { scenarioVerdictReport } from '../reports/agent-report.ts';
 
 /**
  * Installs KubeVirt's KubeVirt CRD and CDI's CDI CRD (generated, see kubevirt-crds.ts); with
@@ -43,24 +44,21 @@ export function reportStatus(options: ReportOptions): Record<string, unknown> {
   const tier = options.tier ?? (ready ? 'hardware' : 'none');
   const at = options.heartbeatAt.toISOString();
   return {
-    ready,
-    tier,
-    conclusive: true,
-    kvm: tier === 'hardware' ? 'pass' : 'fail',
-    kernel: options.kernel ?? '5.14',
-    checks: options.checks ?? [
-      { id: 'cpu.virtualization', status: 'pass', message: 'vmx' },
-      { id: 'dev.kvm', status: tier === 'hardware' ? 'pass' : 'fail', message: tier === 'hardware' ? '/dev/kvm opens read-write' : '/dev/kvm is missing' },
-      { id: 'dev.tun', status: tier === 'none' ? 'fail' : 'pass', message: '/dev/net/tun' },
-    ],
-    cpuVendor: options.vendor ?? 'intel',
-      platform: { kind: 'bare-metal' },
-    agentVersion: '0.1.0',
+    ...scenarioVerdictReport({
+      ready,
+      tier,
+      checks: options.checks ?? [
+        { id: 'cpu.virtualization', status: 'pass', message: 'vmx' },
+        { id: 'dev.kvm', status: tier === 'hardware' ? 'pass' : 'fail', message: tier === 'hardware' ? '/dev/kvm opens read-write' : '/dev/kvm is missing' },
+        { id: 'dev.tun', status: tier === 'none' ? 'fail' : 'pass', message: '/dev/net/tun' },
+      ],
+      vendor: options.vendor ?? 'intel',
+      kernel: options.kernel ?? '5.14',
+      ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
+    }),
     probedAt: at,
     lastTransitionAt: at,
     heartbeatAt: at,
-    taint: { policy: 'off', applied: false },
-    ...(options.cpuFeatures ? { cpuFeatures: options.cpuFeatures } : {}),
     ...(options.hostDevices ? { hostDevices: options.hostDevices } : {}),
     ...(options.confidential ? { confidential: options.confidential } : {}),
   };
