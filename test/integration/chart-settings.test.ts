@@ -4,8 +4,7 @@
  * configurations are written by hand, so a value that is dropped, renamed or passed to the wrong
  * flag fails here whatever the generator believes.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { V1DaemonSet, V1Deployment } from '@kubernetes/client-node';
 import { Command } from 'commander';
@@ -18,8 +17,10 @@ import type { Settings, SettingsTable } from '../../core/settings/table.ts';
 import { allChartSettings } from '../../scripts/chart-settings.ts';
 import { findManifest, renderChart } from '../lab/chart/helm.ts';
 import { useControlPlane } from '../lab/controlplane/client.ts';
+import { useTempDirs } from '../lab/support/temp-dirs.ts';
 
 const cp = useControlPlane();
+const tempDir = useTempDirs();
 
 /** The configuration a program builds from these arguments, through its own commander flags. */
 function configFrom<T extends SettingsTable>(settings: Settings<T>, args: readonly string[]) {
@@ -93,7 +94,7 @@ describe('chart values that feed a program setting', () => {
   });
 
   it('each changed value arrives at its setting', async () => {
-    const values = path.join(await mkdtemp(path.join(tmpdir(), 'virtgate-chart-settings-')), 'values.yaml');
+    const values = path.join(await tempDir('virtgate-chart-settings-'), 'values.yaml');
     const nested: Record<string, unknown> = {};
     for (const [dotted, value] of Object.entries(CHANGED)) {
       const keys = dotted.split('.');
