@@ -25,7 +25,8 @@ export interface HostKind {
   kvm?: boolean;
 }
 
-function factsOf(kind: HostKind): HostFacts {
+/** The example host's facts, changed where the kind says (a fresh object each call). */
+export function hostFactsOf(kind: HostKind): HostFacts {
   const facts = exampleFacts('/');
   if (facts.cpu.state === 'ok') {
     const vendor = kind.vendor ?? facts.cpu.value.vendor;
@@ -48,7 +49,7 @@ function builtFor(kind: HostKind): Built {
   const key = JSON.stringify(kind);
   let entry = built.get(key);
   if (!entry) {
-    const facts = factsOf(kind);
+    const facts = hostFactsOf(kind);
     const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     const effective = holdVerdict(verdict, undefined);
     const report = buildReport({ verdict, effective, facts, agentVersion: '0.1.0', taint: { policy: 'off', applied: false } });
@@ -93,7 +94,7 @@ export interface ScenarioVerdict {
   /** Any id and status: a reader's test may hand it a check no agent writes. */
   checks: ReadonlyArray<{ id: string; status: string; message: string }>;
   vendor?: CpuVendor;
-  /** Kernel major.minor, e.g. `6.8`. */
+  /** status.kernel, e.g. `6.8`: as the test states it (a reader's test may give one no agent writes, such as markup). */
   kernel?: string;
   /** status.cpuFeatures; absent when not given, as from an agent before the field. */
   cpuFeatures?: readonly string[];
@@ -105,7 +106,7 @@ export interface ScenarioVerdict {
  * passthrough facts are left unknown, so those fields are absent unless a test adds them.
  */
 export function scenarioVerdictReport(scenario: ScenarioVerdict): VerdictReport {
-  const facts = factsOf({
+  const facts = hostFactsOf({
     ...(scenario.vendor ? { vendor: scenario.vendor } : {}),
     ...(scenario.kernel ? { kernelRelease: `${scenario.kernel}.0` } : {}),
     features: scenario.cpuFeatures ?? [],
@@ -121,5 +122,9 @@ export function scenarioVerdictReport(scenario: ScenarioVerdict): VerdictReport 
     agentVersion: '0.1.0',
     taint: scenario.taint ?? { policy: 'off', applied: false },
   });
-  return scenario.cpuFeatures ? { ...report, ...(cpuFeatures ? { cpuFeatures } : {}) } : report;
+  return {
+    ...report,
+    ...(scenario.kernel === undefined ? {} : { kernel: scenario.kernel }),
+    ...(scenario.cpuFeatures && cpuFeatures ? { cpuFeatures } : {}),
+  };
 }
