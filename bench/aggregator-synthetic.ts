@@ -39,6 +39,8 @@ const MIGRATION_RUNS = 10;
 interface Figures {
   size: number;
   perNodeMetrics: boolean;
+  /** The reports carried the raw probe facts, as stored before status held declared fields only. */
+  withFacts: boolean;
   syncMs: number;
   rssMiB: number;
   recomputeMs: number[];
@@ -81,11 +83,11 @@ async function waitUntil(what: string, check: () => Promise<boolean> | boolean, 
 }
 
 /** One size, in this process: sync, reads through HTTP, recomputes from WATCH events, RSS, then the migration plan alone. */
-async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figures> {
+async function measureHere(size: number, perNodeMetrics: boolean, withFacts: boolean): Promise<Figures> {
   const now = new Date();
   const version = await versionServer();
   const reader = startHttpReader();
-  const cluster = syntheticCluster(size, now);
+  const cluster = syntheticCluster(size, now, withFacts);
   const config = { ...AGGREGATOR_DEFAULTS, port: 0, bindAddress: '127.0.0.1', perNodeMetrics };
   const aggregator = new Aggregator({ kc: version.kc, config, data: await loadVersionData(config.versionsFile), log: pino({ level: 'silent' }), clients: cluster.clients });
   try {
@@ -132,7 +134,7 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
     const assessed = assessNodes(model, config, now);
     const migrationMs = await timeRuns(MIGRATION_RUNS, async () => migrationPlan(assessed.nodes), 2);
     return {
-      size, perNodeMetrics, syncMs, rssMiB, recomputeMs, recomputeCpuMs, firstGateMs, migrationMs,
+      size, perNodeMetrics, withFacts, syncMs, rssMiB, recomputeMs, recomputeCpuMs, firstGateMs, migrationMs,
       gateMs: gate.durations, healthzMs: healthz.durations, metricsMs: metrics.durations, metricsBytes: metrics.bytes, gateBytes: gate.bytes,
     };
   } finally {
@@ -143,9 +145,9 @@ async function measureHere(size: number, perNodeMetrics: boolean): Promise<Figur
 }
 
 /** Runs one size in a fresh process with the chart's V8 settings. */
-function measureInChild(size: number, perNodeMetrics: boolean): Promise<Figures> {
+function measureInChild(size: number, perNodeMetrics: boolean, withFacts = false): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', String(size), perNodeMetrics ? 'on' : 'off'], {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', String(size), perNodeMetrics ? 'on' : 'off', withFacts ? 'facts' : 'declared'], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, NODE_OPTIONS: AGGREGATOR_NODE_OPTIONS },
     });
@@ -186,6 +188,17 @@ export async function aggregatorSyntheticBench(log: (text: string) => void, size
   for (const size of [sizes[0], sizes.at(-1)].filter((s): s is number => s !== undefined)) {
     log(`aggregator in process, ${size.toLocaleString('en')} synthetic nodes, --no-per-node-metrics…`);
     withoutPerNode.set(size, await measureInChild(size, false));
+  }
+  // Before and after the report held declared fields only: the same cluster with the raw facts in every report.
+  const largest = runs.at(-1);
+  if (largest) {
+    log(`aggregator in process, ${largest.size.toLocaleString('en')} synthetic nodes, reports with the raw facts (as stored before)…`);
+    const withFacts = await measureInChild(largest.size, true, true);
+    const section = `aggregator, ${largest.size.toLocaleString('en')} nodes (in process): reports without and with the raw facts`;
+    rows.push(
+      { section, figure: 'RSS, reports as stored now (declared fields only)', value: largest.rssMiB, unit: 'MiB', baseline: { label: 'with status.facts, as before', value: withFacts.rssMiB }, ratio: 'value/baseline' },
+      { section, figure: 'time to first full sync, reports as stored now', value: largest.syncMs / 1000, unit: 's', baseline: { label: 'with status.facts', value: withFacts.syncMs / 1000 }, ratio: 'value/baseline' },
+    );
   }
   for (const run of runs) {
     const section = `aggregator, ${run.size.toLocaleString('en')} nodes (in process)`;
@@ -231,7 +244,7 @@ export async function aggregatorSyntheticBench(log: (text: string) => void, size
 }
 
 if (process.argv[2] === '--child') {
-  const figures = await measureHere(Number(process.argv[3]), process.argv[4] !== 'off');
+  const figures = await measureHere(Number(process.argv[3]), process.argv[4] !== 'off', process.argv[5] === 'facts');
   process.stdout.write(JSON.stringify(figures));
   process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,5 +1,5 @@
 import type { ResourceClient, WatchClients } from '../aggregator/watch/resources.ts';
-import { type AgentNodeValidation, agentNodeValidation } from '../test/lab/reports/agent-report.ts';
+import { type AgentNodeValidation, agentNodeValidation, type HostKind, hostFactsOf } from '../test/lab/reports/agent-report.ts';
 
 /**
  * A cluster of `size` Nodes and their NodeValidations that exists only in this process, served to
@@ -57,10 +57,20 @@ export function syntheticNode(index: number, now: Date): Record<string, unknown>
   };
 }
 
-export function syntheticReport(index: number, now: Date, ready = true): AgentNodeValidation {
+/** Reports as agents store them today, or `withFacts`: also the raw probe facts, as agents stored them before status held declared fields only (an old CRD kept them). */
+export function syntheticReport(index: number, now: Date, ready = true, withFacts = false): AgentNodeValidation {
   const kind = kindOf(index);
   const uid = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
-  return agentNodeValidation(nodeName(index), uid, { vendor: kind.vendor, features: kind.features, kernelRelease: kind.kernel, kvm: ready }, now, String(500_000 + index));
+  const host = { vendor: kind.vendor, features: kind.features, kernelRelease: kind.kernel, kvm: ready };
+  const report = agentNodeValidation(nodeName(index), uid, host, now, String(500_000 + index));
+  return withFacts ? { ...report, status: { ...report.status, facts: factsFor(host) } as AgentNodeValidation['status'] } : report;
+}
+
+const factsByKind = new Map<string, unknown>();
+function factsFor(host: HostKind): unknown {
+  const key = JSON.stringify(host);
+  if (!factsByKind.has(key)) factsByKind.set(key, hostFactsOf(host));
+  return factsByKind.get(key);
 }
 
 const PAGE_RESOURCE_VERSION = '900000';
@@ -93,13 +103,13 @@ export interface SyntheticCluster {
   writeReport(index: number, ready: boolean, now: Date): void;
 }
 
-export function syntheticCluster(size: number, now: Date): SyntheticCluster {
+export function syntheticCluster(size: number, now: Date, withFacts = false): SyntheticCluster {
   let pushReport: ((type: string, object: unknown) => void) | undefined;
   let version = 1_000_000;
   return {
     clients: {
       nodes: pagedClient(size, (index) => syntheticNode(index, now), () => undefined),
-      nodeValidations: pagedClient(size, (index) => syntheticReport(index, now), (push) => {
+      nodeValidations: pagedClient(size, (index) => syntheticReport(index, now, true, withFacts), (push) => {
         pushReport = push;
       }),
       crd: () => absent,
@@ -107,7 +117,7 @@ export function syntheticCluster(size: number, now: Date): SyntheticCluster {
     },
     writeReport(index, ready, at) {
       if (!pushReport) throw new Error('the NodeValidation watch is not open yet');
-      const object = JSON.parse(JSON.stringify(syntheticReport(index, at, ready))) as { metadata: { resourceVersion: string } };
+      const object = JSON.parse(JSON.stringify(syntheticReport(index, at, ready, withFacts))) as { metadata: { resourceVersion: string } };
       version += 1;
       object.metadata.resourceVersion = String(version);
       pushReport('MODIFIED', object);
