@@ -52,7 +52,7 @@ if (wanted('probe') || wanted('kvm') || wanted('inventory') || wanted('cycle')) 
   log('per probe cycle: the inventory and kvm.run (CPU, children, RSS)…');
   rows.push(...(await cycleCostsBench()));
 }
-if (wanted('agent') || wanted('load') || wanted('aggregator')) {
+if (wanted('agent') || wanted('load') || wanted('aggregator') || wanted('aggregator-api')) {
   log('starting the control plane…');
   const cluster = await startBenchCluster();
   try {
@@ -64,7 +64,8 @@ if (wanted('agent') || wanted('load') || wanted('aggregator')) {
       log('API load (about 2 minutes)…');
       rows.push(...(await apiLoadBench(cluster)));
     }
-    if (wanted('aggregator')) {
+    // `aggregator-api` runs these rows alone, without the in-process sizes below.
+    if (wanted('aggregator') || wanted('aggregator-api')) {
       log('aggregator at 1,000 and 5,000 nodes (creates the objects in the API server first)…');
       rows.push(...(await aggregatorScaleBench(cluster, AGGREGATOR_NODE_OPTIONS)));
     }
