@@ -1,5 +1,5 @@
 import type { ResourceClient, WatchClients } from '../aggregator/watch/resources.ts';
-import { type AgentNodeValidation, agentNodeValidation, type HostKind, hostFactsOf } from '../test/lab/reports/agent-report.ts';
+import { type AgentNodeValidation, agentHostFacts, agentNodeValidation } from '../test/lab/reports/agent-report.ts';
 
 /**
  * A cluster of `size` Nodes and their NodeValidations that exists only in this process, served to
@@ -63,14 +63,7 @@ export function syntheticReport(index: number, now: Date, ready = true, withFact
   const uid = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
   const host = { vendor: kind.vendor, features: kind.features, kernelRelease: kind.kernel, kvm: ready };
   const report = agentNodeValidation(nodeName(index), uid, host, now, String(500_000 + index));
-  return withFacts ? { ...report, status: { ...report.status, facts: factsFor(host) } as AgentNodeValidation['status'] } : report;
-}
-
-const factsByKind = new Map<string, unknown>();
-function factsFor(host: HostKind): unknown {
-  const key = JSON.stringify(host);
-  if (!factsByKind.has(key)) factsByKind.set(key, hostFactsOf(host));
-  return factsByKind.get(key);
+  return withFacts ? { ...report, status: { ...report.status, facts: agentHostFacts(host) } as AgentNodeValidation['status'] } : report;
 }
 
 const PAGE_RESOURCE_VERSION = '900000';

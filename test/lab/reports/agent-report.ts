@@ -26,7 +26,7 @@ export interface HostKind {
 }
 
 /** The example host's facts, changed where the kind says (a fresh object each call). */
-export function hostFactsOf(kind: HostKind): HostFacts {
+function hostFactsOf(kind: HostKind): HostFacts {
   const facts = exampleFacts('/');
   if (facts.cpu.state === 'ok') {
     const vendor = kind.vendor ?? facts.cpu.value.vendor;
@@ -38,6 +38,7 @@ export function hostFactsOf(kind: HostKind): HostFacts {
 }
 
 interface Built {
+  facts: HostFacts;
   report: VerdictReport;
   condition: DesiredCondition;
 }
@@ -53,10 +54,15 @@ function builtFor(kind: HostKind): Built {
     const verdict = evaluate(facts, { state: 'disabled' }, DEFAULT_POLICY);
     const effective = holdVerdict(verdict, undefined);
     const report = buildReport({ verdict, effective, facts, agentVersion: '0.1.0', taint: { policy: 'off', applied: false } });
-    entry = { report, condition: desiredCondition(verdict, effective) };
+    entry = { facts, report, condition: desiredCondition(verdict, effective) };
     built.set(key, entry);
   }
   return entry;
+}
+
+/** The facts a host of this kind probes as (shared between calls: do not mutate). */
+export function agentHostFacts(kind: HostKind): HostFacts {
+  return builtFor(kind).facts;
 }
 
 /** The status an agent writes first at `at`: the report, its conditions (agent/desired/report.ts) and timestamps. */
