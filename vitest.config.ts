@@ -24,7 +24,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'agent/**/*.test.ts', 'aggregator/**/*.test.ts', 'prune/**/*.test.ts', 'canary/**/*.test.ts', 'scripts/**/*.test.ts', 'test/lab/**/*.test.ts', 'test/hosts/**/*.test.ts'],
+          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'agent/**/*.test.ts', 'aggregator/**/*.test.ts', 'prune/**/*.test.ts', 'explain/**/*.test.ts', 'canary/**/*.test.ts', 'scripts/**/*.test.ts', 'test/lab/**/*.test.ts', 'test/hosts/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 // The README's quick start runs the installed bin (`npx virtgate check`), not cli/main.ts.
 const root = path.resolve(import.meta.dirname, '..');
-const BUILT_FOLDERS = ['cli', 'core', 'agent', 'aggregator', 'prune', 'canary'];
+const BUILT_FOLDERS = ['cli', 'core', 'agent', 'aggregator', 'prune', 'explain', 'canary'];
 
 /** The newest modification time of the TypeScript sources the build compiles. */
 async function newestSource(): Promise<{ file: string; mtimeMs: number }> {

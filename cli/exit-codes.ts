@@ -49,6 +49,12 @@ export const COMMAND_EXITS = {
     { code: EXIT.usage, meaning: "bad input (flags, kubeconfig, --context), or the API server refused the canary's VMI (RBAC or the chart's canary VMI policy; nothing published)" },
     { code: EXIT.cluster, meaning: 'the cluster or KubeVirt could not be reached or read; no result was published for the VMs concerned (retry)' },
   ],
+  explain: [
+    { code: EXIT.ok, meaning: 'the VM can run on at least one node' },
+    { code: EXIT.notReady, meaning: 'no node can run it (the answer says why, per node group)' },
+    { code: EXIT.usage, meaning: 'bad input (flags, file, kubeconfig, a VM that does not exist)' },
+    { code: EXIT.cluster, meaning: CLUSTER_UNREADABLE },
+  ],
   agent: SERVER_EXITS,
   aggregator: SERVER_EXITS,
 } as const satisfies Record<string, readonly ExitMeaning[]>;

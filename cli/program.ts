@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import('./commands/gate.ts')).gateCommand(),
   prune: async () => (await import('./commands/prune.ts')).pruneCommand(),
   canary: async () => (await import('./commands/canary.ts')).canaryCommand(),
+  explain: async () => (await import('./commands/explain.ts')).explainCommand(),
 };
 
 async function buildProgram(argv: string[]): Promise<Command> {

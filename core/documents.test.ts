@@ -14,6 +14,7 @@ import {
 import { gateResultDocumentSchema } from '../aggregator/documents/gate.ts';
 import { canaryResponseSchema } from '../aggregator/documents/canary.ts';
 import { gateErrorDocumentSchema } from '../aggregator/documents/gate-error.ts';
+import { explainResultSchema } from '../explain/document.ts';
 import { buildHttp } from '../aggregator/http/server.ts';
 import { healthyCluster } from '../test/lab/aggregator/cluster-fixtures.ts';
 import { FakeSource, latestOf, statusOf } from '../test/lab/aggregator/gate-source.ts';
@@ -84,6 +85,7 @@ const ROWS: Row[] = [
 
 /** `virtgate gate --json` needs a cluster: test/integration/aggregator-outputs.test.ts parses it with gateResultDocumentSchema. */
 const GATE_CLI_TEST = 'test/integration/aggregator-outputs.test.ts';
+const EXPLAIN_CLI_TEST = 'test/integration/explain.test.ts';
 
 describe('every JSON document carries apiVersion and kind (core/documents.ts)', () => {
   it.each(ROWS)('$what: $kind', async ({ kind, status, schema, get }) => {
@@ -96,9 +98,12 @@ describe('every JSON document carries apiVersion and kind (core/documents.ts)', 
     if (schema) schema.parse(document);
   });
 
-  it('covers every kind; the gate CLI is covered against a real cluster, and the page reads the same names', async () => {
+  it('covers every kind; the gate and explain CLIs are covered against a real cluster, and the page reads the same names', async () => {
     const covered = new Set<string>(ROWS.map((row) => row.kind));
     covered.add(DOCUMENT_KINDS.gate);
+    covered.add(DOCUMENT_KINDS.explain);
+    expect(explainResultSchema.shape.kind.value).toBe(DOCUMENT_KINDS.explain);
+    expect(await readFile(path.join(PACKAGE_ROOT, EXPLAIN_CLI_TEST), 'utf8')).toContain('explainResultSchema.parse(JSON.parse(');
     expect([...covered].sort()).toEqual(Object.values(DOCUMENT_KINDS).sort());
     expect(gateResultDocumentSchema.shape.kind.value).toBe(DOCUMENT_KINDS.gate);
     expect(await readFile(path.join(PACKAGE_ROOT, GATE_CLI_TEST), 'utf8')).toContain('gateResultDocumentSchema.parse(JSON.parse(outcome.stdout))');

@@ -23,6 +23,8 @@ export const DOCUMENT_KINDS = {
   gateError: 'GateError',
   /** `virtgate tuple --json` */
   tuple: 'TupleResult',
+  /** `virtgate explain --json`: where a VM can run, and why not elsewhere. */
+  explain: 'ExplainResult',
   /** GET /api/v1/gate: the gate result with the aggregator's own state. */
   apiGate: 'GateReport',
   /** GET /api/v1/summary */

@@ -24,12 +24,13 @@ describe('the generated regions of the docs', () => {
   });
 
   it('cover what the docs state about each command', () => {
-    expect(regionsOf(read('README.md'))).toEqual(['synopsis check', 'exit-codes check', 'exit-codes check gate tuple prune canary']);
+    expect(regionsOf(read('README.md'))).toEqual(['synopsis check', 'exit-codes check', 'exit-codes check gate tuple prune canary explain']);
     expect(regionsOf(read('docs/aggregator.md'))).toEqual(['synopsis aggregator', 'permissions aggregator', 'synopsis gate', 'exit-codes gate', 'permissions gate']);
     expect(regionsOf(read('docs/canary.md'))).toEqual(['synopsis canary', 'exit-codes canary', 'permissions canary']);
     expect(regionsOf(read('docs/gate.md'))).toEqual(['exit-codes gate tuple', 'synopsis tuple']);
     expect(regionsOf(read('docs/install.md'))).toEqual(['synopsis prune', 'exit-codes prune', 'permissions prune']);
     expect(regionsOf(read('docs/check.md'))).toEqual(['exit-codes check', 'permissions check']);
+    expect(regionsOf(read('docs/explain.md'))).toEqual(['synopsis explain', 'exit-codes explain', 'permissions explain']);
     expect(regionsOf(read('docs/security.md'))).toEqual(['permissions agent', 'permissions canary']);
   });
 
@@ -63,7 +64,7 @@ describe('the generated regions of the docs', () => {
 describe('the exit codes each command declares', () => {
   it('are the codes the program really uses, each meaning written once', () => {
     // Independent of the table: which commands can fail to read the cluster, and which have a warn result.
-    const usesCluster = new Set(['gate', 'prune', 'check', 'canary']);
+    const usesCluster = new Set(['gate', 'prune', 'check', 'canary', 'explain']);
     const hasWarn = new Set(['gate', 'tuple']);
     for (const name of COMMAND_NAMES) {
       const codes = COMMAND_EXITS[name].map((entry) => entry.code);
@@ -100,10 +101,10 @@ describe('the chart grants each program exactly the permissions its code declare
   // The canary's roles exist only with canary.enabled (off by default).
   const objects = await renderChart(binDir, ['--set', 'canary.enabled=true']);
 
-  // `check --node` is run by a person with their own rights: the chart grants it nothing.
+  // `check --node` and `explain` are run by a person with their own rights: the chart grants them nothing.
   const grantedByChart = Object.keys(PERMISSIONS).filter((program) => (PERMISSIONS[program as ClusterProgram] as ProgramPermissions).clusterRole !== undefined);
   it('covers every program but check', () => {
-    expect(Object.keys(PERMISSIONS).filter((program) => !grantedByChart.includes(program))).toEqual(['check']);
+    expect(Object.keys(PERMISSIONS).filter((program) => !grantedByChart.includes(program))).toEqual(['check', 'explain']);
   });
 
   it.each(grantedByChart.map((program) => [program as ClusterProgram]))('%s', async (program) => {

@@ -13,6 +13,7 @@ import { gateCommand } from '../cli/commands/gate.ts';
 import { pruneCommand } from '../cli/commands/prune.ts';
 import { canaryCommand } from '../cli/commands/canary.ts';
 import { tupleCommand } from '../cli/commands/tuple.ts';
+import { explainCommand } from '../cli/commands/explain.ts';
 import { COMMAND_EXITS, COMMAND_NAMES, type CommandName, ERROR_PREFIX, type ExitMeaning } from '../cli/exit-codes.ts';
 import { type ClusterProgram, PERMISSIONS, type PermissionRule, type ProgramPermissions } from '../cli/permissions.ts';
 import { VERDICT_LABELS } from '../agent/desired/labels.ts';
@@ -21,7 +22,7 @@ import { VERDICT_FIELDS } from '../core/report/build.ts';
 import { nodeValidationStatusSchema } from '../core/report/schema.ts';
 
 /** The user docs that hold generated regions. */
-export const GENERATED_DOCS = ['README.md', 'docs/agent.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
+export const GENERATED_DOCS = ['README.md', 'docs/agent.md', 'docs/aggregator.md', 'docs/canary.md', 'docs/check.md', 'docs/explain.md', 'docs/gate.md', 'docs/install.md', 'docs/security.md'] as const;
 
 export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   check: checkCommand,
@@ -29,6 +30,7 @@ export const COMMAND_BUILDERS: Record<CommandName, () => Command> = {
   gate: gateCommand,
   prune: pruneCommand,
   canary: canaryCommand,
+  explain: explainCommand,
   agent: agentCommand,
   aggregator: aggregatorCommand,
 };
@@ -50,8 +52,10 @@ const SYNOPSIS_WIDTH = 100;
 
 /** `virtgate gate [--kubeconfig <path>] …`, wrapped under the command name. */
 export function synopsis(name: CommandName): string {
+  const command = COMMAND_BUILDERS[name]();
   const head = `virtgate ${name}`;
-  const words = visibleOptions(COMMAND_BUILDERS[name]()).map((option) => (option.mandatory ? option.flags : `[${option.flags}]`));
+  const args = command.registeredArguments.map((argument) => (argument.required ? `<${argument.name()}>` : `[${argument.name()}]`));
+  const words = [...args, ...visibleOptions(command).map((option) => (option.mandatory ? option.flags : `[${option.flags}]`))];
   const lines = [head];
   for (const word of words) {
     const last = lines.length - 1;

@@ -4,6 +4,7 @@ import { errorResponseSchema, gateResponseSchema, nodeResponseSchema, nodesRespo
 import { evidenceSchema, gateResultDocumentSchema } from './gate.ts';
 import { gateErrorDocumentSchema } from './gate-error.ts';
 import { canaryResponseSchema } from './canary.ts';
+import { explainResultSchema } from '../../explain/document.ts';
 
 /**
  * A JSON Schema (draft-07, which fastify's serializer speaks) for a document. Evidence becomes a
@@ -26,6 +27,7 @@ export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 /** The documents published for API users in docs/api/ (`npm run generate:api`), one file each. */
 export const PUBLISHED_DOCUMENTS = [
   { file: 'gate-result.schema.json', title: '`virtgate gate --json`', schema: gateResultDocumentSchema },
+  { file: 'explain-result.schema.json', title: '`virtgate explain --json`', schema: explainResultSchema },
   { file: 'gate-error.schema.json', title: '`virtgate gate --json` when the cluster cannot be read (exit 4)', schema: gateErrorDocumentSchema },
   { file: 'gate-response.schema.json', title: 'GET /api/v1/gate', schema: gateResponseSchema },
   { file: 'summary-response.schema.json', title: 'GET /api/v1/summary', schema: summaryResponseSchema },

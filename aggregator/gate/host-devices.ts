@@ -47,12 +47,13 @@ function pciReason(rows: readonly PciDeviceRow[], devices: HostDevices): string 
   return unread > 0 ? `${absent} among the functions whose id was read; ${unread} function(s) of unread id could be it` : absent;
 }
 
-interface NodeAnswer {
+export interface NodeAnswer {
   devices: number;
   reason: string | null;
 }
 
-function answer(entry: PermittedHostDevice, devices: HostDevices | null): NodeAnswer {
+/** How many devices of one permitted entry a node's inventory provides, else why none. */
+export function hostDeviceAnswer(entry: PermittedHostDevice, devices: HostDevices | null): NodeAnswer {
   if (devices === null) return { devices: 0, reason: 'no passthrough inventory in its report (an agent without it, or no PCI sysfs)' };
   if (entry.kind === 'pci') {
     if (entry.selector === null) return { devices: 0, reason: `pciVendorSelector "${clip(entry.written, 40)}" is not VVVV:DDDD` };
@@ -77,7 +78,7 @@ export function hostDeviceAvailability(permitted: readonly PermittedHostDevice[]
     const providers: string[] = [];
     const reasons: string[] = [];
     for (const item of ready) {
-      const found = answer(entry, item.report?.hostDevices ?? null);
+      const found = hostDeviceAnswer(entry, item.report?.hostDevices ?? null);
       if (found.reason === null) {
         devices += found.devices;
         providers.push(item.node.name);

@@ -136,7 +136,7 @@ const PHASE_RANK: Record<string, number> = { Deployed: 0, Deploying: 1, Deleting
  * (then deploying, then anything but deleting/deleted), ties broken by namespace/name, so the
  * choice does not depend on list order.
  */
-function pickActive(crs: KubeVirtCr[]): KubeVirtCr | null {
+export function pickActive(crs: KubeVirtCr[]): KubeVirtCr | null {
   const rank = (cr: KubeVirtCr) => PHASE_RANK[cr.phase ?? ''] ?? 2;
   const key = (cr: KubeVirtCr) => `${cr.namespace ?? ''}/${cr.name ?? ''}`;
   return [...crs].sort((a, b) => rank(a) - rank(b) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))[0] ?? null;

@@ -40,6 +40,13 @@ export interface ReportCheck {
   id: string;
   status: CheckStatus;
   message: string;
+  /** The check's remedy; read only for `readReport(raw, { hints: true })` (`virtgate explain`), which the aggregator does not hold for every node. */
+  hint?: string;
+}
+
+export interface ReadOptions {
+  /** Keep each check's hint (clipped): for a one-shot reader that shows remedies. */
+  hints?: boolean;
 }
 
 export interface NodeReport {
@@ -112,6 +119,7 @@ const checkReading = z.object({
   id: reportCheckSchema.shape.id.min(1).max(MAX_CHECK_ID),
   status: reportCheckSchema.shape.status,
   message: reportCheckSchema.shape.message.catch(''),
+  hint: z.string().optional().catch(undefined),
 });
 
 /** Shared by every report read whole: most reports, on every node. */
@@ -124,7 +132,7 @@ const collectedOrNull = (inventory: Inventory | null): Inventory | null => (inve
  * else null (an optional field is never fatal); a field present but unreadable is recorded, so
  * the reader can say which one it could not read.
  */
-function optionalFields(fields: Record<string, unknown>) {
+function optionalFields(fields: Record<string, unknown>, options: ReadOptions) {
   let unread: string[] | undefined;
   const field = <T>(name: keyof typeof statusFields, schema: z.ZodType<T>): NonNullable<T> | null => {
     const value = fields[name];
@@ -145,7 +153,10 @@ function optionalFields(fields: Record<string, unknown>) {
     agentVersion: field('agentVersion', statusFields.agentVersion),
     probedAt: field('probedAt', statusFields.probedAt),
     // Messages are clipped here so that nothing downstream carries a megabyte of text.
-    checks: readChecks.map((check) => ({ ...check, message: clip(check.message, MAX_MESSAGE) })),
+    checks: readChecks.map(({ hint, ...check }): ReportCheck => {
+      const clipped = { ...check, message: clip(check.message, MAX_MESSAGE) };
+      return options.hints && hint !== undefined ? { ...clipped, hint: clip(hint, MAX_MESSAGE) } : clipped;
+    }),
     cpuVendor: field('cpuVendor', statusFields.cpuVendor),
     platform: field('platform', statusFields.platform),
     cpuFeatures: field('cpuFeatures', statusFields.cpuFeatures),
@@ -159,11 +170,11 @@ function optionalFields(fields: Record<string, unknown>) {
   };
 }
 
-export function readReport(raw: unknown): ReportParse {
-  return safely(() => narrowReport(raw), { state: 'invalid', name: null, reason: 'unreadable object' });
+export function readReport(raw: unknown, options: ReadOptions = {}): ReportParse {
+  return safely(() => narrowReport(raw, options), { state: 'invalid', name: null, reason: 'unreadable object' });
 }
 
-function narrowReport(raw: unknown): ReportParse {
+function narrowReport(raw: unknown, options: ReadOptions): ReportParse {
   if (!isRecord(raw) || !isRecord(raw.metadata)) return { state: 'invalid', name: null, reason: 'not an object with metadata' };
   const name = objectNameSchema.safeParse(raw.metadata.name);
   if (!name.success) return { state: 'invalid', name: null, reason: 'metadata.name is missing or malformed' };
@@ -187,7 +198,7 @@ function narrowReport(raw: unknown): ReportParse {
       tier: core.data.status.tier,
       heartbeatAt: core.data.status.heartbeatAt,
       heartbeatMs,
-      ...optionalFields(raw.status as Record<string, unknown>),
+      ...optionalFields(raw.status as Record<string, unknown>, options),
     },
   };
 }

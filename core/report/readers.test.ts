@@ -18,9 +18,9 @@ const FETCHERS: Record<string, string> = {
 };
 
 /** The modules that call readReport on objects from the API server. */
-const NARROWERS = ['aggregator/model/cluster.ts', 'aggregator/snapshot/list-once.ts', 'aggregator/watch/keep.ts', 'canary/report-view.ts'];
+const NARROWERS = ['aggregator/model/cluster.ts', 'aggregator/snapshot/list-once.ts', 'aggregator/watch/keep.ts', 'canary/report-view.ts', 'explain/read-cluster.ts'];
 
-const PROGRAM_DIRS = ['agent', 'aggregator', 'canary', 'cli', 'core', 'demo', 'prune'];
+const PROGRAM_DIRS = ['agent', 'aggregator', 'canary', 'cli', 'core', 'demo', 'explain', 'prune'];
 
 function programSources(): Array<{ file: string; text: string }> {
   return PROGRAM_DIRS.flatMap((dir) =>

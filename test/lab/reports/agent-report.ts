@@ -23,6 +23,8 @@ export interface HostKind {
   features?: readonly string[];
   /** False: /dev/kvm is missing, so the node is not ready. */
   kvm?: boolean;
+  /** False: /dev/net/tun is missing, so the node is not ready. */
+  tun?: boolean;
 }
 
 /** The example host's facts, changed where the kind says (a fresh object each call). */
@@ -34,6 +36,7 @@ function hostFactsOf(kind: HostKind): HostFacts {
   }
   if (kind.kernelRelease) facts.kernelRelease = { state: 'ok', value: kind.kernelRelease };
   if (kind.kvm === false) facts.kvm = { path: 'dev/kvm', state: 'missing' };
+  if (kind.tun === false) facts.tun = { path: 'dev/net/tun', state: 'missing' };
   return facts;
 }
 

@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { parseAllDocuments } from 'yaml';
+import { explain } from '../../explain/explanation.ts';
+import { ExplainReadError, readCluster, readVmObject } from '../../explain/read-cluster.ts';
+import { readVmiInput, VmiInputError } from '../../explain/vmi-input.ts';
+import type { ExplainResult } from '../../explain/document.ts';
+import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
+import { addSettings, configOf } from '../settings/flags.ts';
+import { explainSettings, type ExplainSettings } from '../settings/explain.ts';
+import { renderExplanation } from '../render/explain-table.ts';
+import { exitCodesHelp } from '../exit-codes.ts';
+import { permissionsHelp } from '../permissions.ts';
+import { asUsageError, ClusterUnreachableError, UsageError } from '../usage-error.ts';
+
+const KINDS = { vmi: 'vmi', vmis: 'vmi', virtualmachineinstance: 'vmi', vm: 'vm', vms: 'vm', virtualmachine: 'vm' } as const;
+
+export function explainCommand(): Command {
+  return addSettings(new Command('explain'), explainSettings)
+    .description("why can't this VM run here? where a VM can start or live-migrate, and for every other node the first KubeVirt requirement it fails and virtgate's evidence why")
+    .argument('[kind]', 'vmi or vm (not with --file)')
+    .argument('[name]', 'the VMI or VM (not with --file)')
+    .addHelpText(
+      'after',
+      `\n${exitCodesHelp('explain')}\n${permissionsHelp('explain')}\n` +
+        'Examples:\n  virtgate explain vmi fedora -n vms\n  virtgate explain vm fedora --json | jq .placement.groups\n  virtgate explain -f vm.yaml   # before you create it',
+    )
+    .action(async (kind: string | undefined, name: string | undefined, flags: Record<string, unknown>) => {
+      process.exitCode = await runExplain(kind, name, flags);
+    });
+}
+
+async function runExplain(kindArgument: string | undefined, name: string | undefined, flags: Record<string, unknown>): Promise<number> {
+  const settings = configOf(explainSettings, flags);
+  const target = targetOf(kindArgument, name, settings);
+  const kc = await asUsageError(() => loadKubeConfig({ kubeconfig: settings.kubeconfig, context: settings.context }), 'cannot load the kubeconfig');
+  const namespace = settings.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
+  const requestTimeoutMs = settings.requestTimeoutSeconds * 1000;
+  try {
+    const raw = target.file === undefined ? await readFromCluster(kc, target.kind, namespace, target.name, requestTimeoutMs) : { object: await readVmFile(target.file), source: `file ${target.file}` };
+    const cluster = await readCluster(kc, { requestTimeoutMs, prefix: settings.prefix, staleAfterSeconds: settings.staleAfterSeconds, now: settings.now ?? new Date() });
+    const vmi = readVmiInput(raw.object, raw.source, { clusterCpuModel: cluster.config.cpuModel, defaultArchitecture: cluster.config.defaultArchitecture }, { fromServer: target.file === undefined, namespace });
+    const result = explain({ vmi, config: cluster.config, nodes: cluster.nodes, context: { prefix: settings.prefix, workloadsPlacement: cluster.workloadsPlacement, permittedHostDevices: cluster.config.permittedHostDevices } });
+    const document: ExplainResult = { ...result, notes: [...cluster.notes, ...result.notes] };
+    process.stdout.write(settings.json ? `${JSON.stringify(document, null, 2)}\n` : renderExplanation(document, { nodes: settings.nodes }));
+    return document.exitCode;
+  } catch (error) {
+    if (error instanceof VmiInputError) throw new UsageError(error.message);
+    // As `virtgate gate`: a refused read (403) is a cluster that cannot be read, with what is needed.
+    if (error instanceof ExplainReadError) throw new ClusterUnreachableError(error.status === 403 ? `${error.message}; ${permissionsHelp('explain')}` : error.message);
+    throw error;
+  }
+}
+
+type Target = { file: string; kind?: undefined; name?: undefined } | { file?: undefined; kind: 'vmi' | 'vm'; name: string };
+
+function targetOf(kindArgument: string | undefined, name: string | undefined, settings: ExplainSettings): Target {
+  if (settings.file !== undefined) {
+    if (kindArgument !== undefined) throw new UsageError('--file explains the VM in the file: give no kind or name with it');
+    return { file: settings.file };
+  }
+  if (kindArgument === undefined || name === undefined) throw new UsageError('say which VM: `virtgate explain vmi NAME`, `virtgate explain vm NAME`, or `virtgate explain -f vm.yaml`');
+  const kind = KINDS[kindArgument.toLowerCase() as keyof typeof KINDS];
+  if (kind === undefined) throw new UsageError(`unknown kind "${kindArgument}": use vmi or vm`);
+  return { kind, name };
+}
+
+/** A VM explains its VMI when it has one (it then has a node and a phase), else its template. */
+async function readFromCluster(kc: Parameters<typeof readVmObject>[0], kind: 'vmi' | 'vm', namespace: string, name: string, requestTimeoutMs: number): Promise<{ object: unknown; source: string }> {
+  if (kind === 'vm') {
+    const vmi = await readVmObject(kc, 'vmi', namespace, name, { requestTimeoutMs }).catch((error: unknown) => {
+      if (error instanceof ExplainReadError && error.status === 403) return null;
+      throw error;
+    });
+    if (vmi !== null) return { object: vmi, source: `vm ${namespace}/${name} (its VMI)` };
+  }
+  const object = await readVmObject(kc, kind, namespace, name, { requestTimeoutMs });
+  if (object === null) throw new UsageError(`${kind} ${namespace}/${name} not found (HTTP 404): check the name and -n/--namespace`);
+  return { object, source: `${kind} ${namespace}/${name}` };
+}
+
+/** The first VirtualMachine or VirtualMachineInstance in a YAML or JSON file. */
+async function readVmFile(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    throw new UsageError(`--file ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const documents = parseAllDocuments(text);
+  const list = Array.isArray(documents) ? documents : [documents];
+  for (const document of list) {
+    if (document.errors.length > 0) throw new UsageError(`--file ${file}: not YAML or JSON: ${document.errors[0]?.message.split('\n')[0] ?? 'parse error'}`);
+    const object: unknown = document.toJS({ maxAliasCount: 100 });
+    if (typeof object === 'object' && object !== null && ['VirtualMachine', 'VirtualMachineInstance'].includes(String((object as { kind?: unknown }).kind))) return object;
+  }
+  throw new UsageError(`--file ${file}: holds no VirtualMachine or VirtualMachineInstance (kubevirt.io/v1)`);
+}
