@@ -40,8 +40,9 @@ describe('launcherRequirements (KubeVirt v1.9.0 renderLaunchManifest)', () => {
     expect(absent(requirements)).toEqual(['node-labeller.kubevirt.io/obsolete-host-model']);
     // 1 vCPU / cpuAllocationRatio 10 = 100m; the guest's memory request (overhead added by KubeVirt, not here).
     expect(resources(requirements)).toEqual({ 'devices.kubevirt.io/kvm': 1, 'devices.kubevirt.io/tun': 1, 'devices.kubevirt.io/vhost-net': 1, cpu: 0.1, memory: GiB });
-    expect(requirements[0]?.id).toBe('label:kubevirt.io/schedulable');
-    expect(requirements.at(-1)?.kind).toBe('tolerations');
+    // kube-scheduler's filter order: taints, then labels and affinity, then resources.
+    expect(requirements.map((requirement) => requirement.kind)).toEqual(['tolerations', 'label', 'label', 'label-absent', 'resource', 'resource', 'resource', 'resource', 'resource']);
+    expect(requirements[1]?.id).toBe('label:kubevirt.io/schedulable');
   });
 
   it('a named model with features (template_test.go "node discovery"): model and required features selected, forbidden ones DoesNotExist, disabled ones ignored', () => {

@@ -18,7 +18,9 @@ import type { VmiInput } from './vmi-input.ts';
  *    resources, kvm unless useEmulation, tun, vhost-net for a virtio interface;
  *  - pkg/virt-controller/watch/migration/migration.go (prepareNodeSelectorForHostCpuModel): a
  *    host-model VMI's migration target needs the source's host CPU model and its required features.
- * The order is the order of explanation: the first requirement a node fails is its reason.
+ * The order is kube-scheduler's filters' (TaintToleration, NodeAffinity, NodeResourcesFit): the
+ * first requirement a node fails is the reason the scheduler gives for that node, and then
+ * virtgate says why.
  */
 
 /** Why a requirement exists: the VMI field or the KubeVirt rule behind it. */
@@ -93,6 +95,9 @@ const TSC_SCHEDULING = 'scheduling.node.kubevirt.io/tsc-frequency';
 export const KUBEVIRT_DEVICE = 'devices.kubevirt.io/';
 
 const HOST_CPU_MODES = new Set(['host-model', 'host-passthrough']);
+
+/** kube-scheduler's default filter order: NodeUnschedulable and TaintToleration, NodeAffinity, NodeResourcesFit. */
+const FILTER_ORDER: Record<Requirement['kind'], number> = { tolerations: 0, label: 1, 'label-absent': 1, affinity: 1, resource: 2 };
 
 export function launcherRequirements(vmi: VmiInput, config: KubeVirtPlacementConfig, options: RequirementOptions = {}): LauncherRequirements {
   const requirements: Requirement[] = [];
@@ -181,6 +186,10 @@ export function launcherRequirements(vmi: VmiInput, config: KubeVirtPlacementCon
     text: 'no taint it does not tolerate, and not cordoned',
     because: "the VMI's spec.tolerations, and the not-ready/unreachable ones every pod gets",
   });
+
+  // Stable: within a filter, the order above (virt-handler before the devices it serves).
+  const rank = (requirement: Requirement) => FILTER_ORDER[requirement.kind];
+  requirements.sort((a, b) => rank(a) - rank(b));
 
   if (config.hypervStrictCheck) notes.push('the HypervStrictCheck feature gate turns Hyper-V enlightenments into hyperv.node.kubevirt.io/* selectors: not judged');
   if (!config.found) notes.push('no KubeVirt CR was read: KubeVirt\'s defaults were assumed (useEmulation off, cpuAllocationRatio 10, no extra node selectors)');

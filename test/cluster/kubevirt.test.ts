@@ -17,7 +17,9 @@ import { type ClusterContext, useCluster } from '../lab/cluster/use.ts';
 import { KUBEVIRT_NAMESPACE, kubectl } from '../lab/kubevirt/deploy.ts';
 import { hasBootsectorMarker, readCounter } from '../lab/kubevirt/guest-images.ts';
 import { type InstalledKubevirt, installKubevirt } from '../lab/kubevirt/install.ts';
-import { createVmi, guestConsole, launcherPod, readVmi, tinyVmi } from '../lab/kubevirt/vmi.ts';
+import { createVmi, deleteVmi, guestConsole, launcherPod, readVmi, schedulingVerdict, tinyVmi } from '../lab/kubevirt/vmi.ts';
+import { runCli } from '../lab/cli.ts';
+import { explainResultSchema, type ExplainResult } from '../../explain/document.ts';
 import { imageValues, RELEASE } from '../lab/node/release.ts';
 import { waitFor } from '../lab/support/wait.ts';
 
@@ -163,6 +165,81 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
     figures.batchMarkersMs = JSON.stringify(markerMs);
     for (const [name, nodeName] of Object.entries(placed)) expect([FIRST, SECOND], `${name} on ${nodeName}`).toContain(nodeName);
   }, 900_000);
+
+  it("virtgate explain says what the real scheduler does: where each VM runs, and for a Pending one the scheduler's own reason on each node", async () => {
+    /**
+     * Each spec is a tiny VMI changed in one way. The truth is KubeVirt's and the scheduler's:
+     * where the VMI ran, or its launcher pod's PodScheduled=False message, whose per-node reasons
+     * are matched to the requirement explain must name (written here by hand, per reason).
+     */
+    const SCHEDULER_REASON_TO_REQUIREMENT: Array<[RegExp, RegExp]> = [
+      [/had untolerated taint/, /^taints$/],
+      [/didn't match Pod's node affinity\/selector/, /^(label|absent|affinity)[:]?/],
+      [/Insufficient memory/, /^resource:memory$/],
+      [/Insufficient hugepages-1Gi/, /^resource:hugepages-1Gi$/],
+    ];
+    const image = cluster.kubevirt.guests.bootsector;
+    const spec = (name: string, change: (vmi: { spec: { nodeSelector?: Record<string, string>; domain: Record<string, any> } }) => void) => {
+      const vmi = tinyVmi({ name, namespace: VM_NS, image }) as { spec: { nodeSelector?: Record<string, string>; domain: Record<string, any> } };
+      change(vmi);
+      return vmi;
+    };
+    const pending = {
+      'explain-selector': { vmi: spec('explain-selector', (v) => { v.spec.nodeSelector = { 'virtgate.io/pool': 'none' }; }), requirement: 'label:virtgate.io/pool', cause: 'virtgate.io/pool=none not on the node' },
+      'explain-memory': { vmi: spec('explain-memory', (v) => { v.spec.domain.resources = { requests: { memory: '512Gi' } }; }), requirement: 'resource:memory', cause: 'insufficient memory' },
+      'explain-hugepages': { vmi: spec('explain-hugepages', (v) => { v.spec.domain.memory = { hugepages: { pageSize: '1Gi' } }; v.spec.domain.resources = { requests: { memory: '1Gi' } }; }), requirement: 'resource:hugepages-1Gi', cause: 'hugepages-1Gi: none reserved' },
+      'explain-cpu-model': { vmi: spec('explain-cpu-model', (v) => { v.spec.domain.cpu = { cores: 1, model: 'VirtgateNoSuchModel' }; }), requirement: 'label:cpu-model.node.kubevirt.io/VirtgateNoSuchModel', cause: null },
+      'explain-dedicated': { vmi: spec('explain-dedicated', (v) => { v.spec.domain.cpu = { cores: 1, dedicatedCpuPlacement: true }; }), requirement: 'label:kubevirt.io/cpumanager', cause: 'no kubevirt.io/cpumanager: the kubelet does not run the static CPU manager policy' },
+    } as const;
+    for (const { vmi } of Object.values(pending)) await createVmi(custom, vmi);
+    const explain = async (name: string): Promise<ExplainResult> => {
+      const outcome = await runCli(['explain', 'vmi', name, '-n', VM_NS, '--json', '--kubeconfig', cluster.controlPlane.adminKubeconfig]);
+      if (![0, 1].includes(outcome.code)) throw new Error(`virtgate explain vmi ${name}: exit ${outcome.code}: ${outcome.stderr}`);
+      return explainResultSchema.parse(JSON.parse(outcome.stdout));
+    };
+    try {
+      // A running VM of the batch: explain places it where KubeVirt did, and never on the node virtgate failed.
+      const running = await readVmi(custom, VM_NS, 'batch-1');
+      const ran = await explain('batch-1');
+      expect(ran.result).toBe('can-run');
+      expect(ran.placement.fitting).toContain(running.status?.nodeName);
+      expect(ran.placement.fitting).not.toContain(THIRD);
+      expect(ran.migration?.from).toBe(running.status?.nodeName);
+      const rows: string[] = [];
+      for (const [name, expected] of Object.entries(pending)) {
+        const uid = (await readVmi(custom, VM_NS, name)).metadata?.uid ?? '';
+        const verdict = await waitFor(`the scheduler's verdict on ${name}'s launcher pod`, async () => {
+          const found = schedulingVerdict(await launcherPod(core, VM_NS, uid));
+          return found.reason === 'Unschedulable' && found.message ? found : undefined;
+        }, 180_000, 500);
+        const result = await explain(name);
+        rows.push(`${name}: scheduler "${verdict.message}"; explain ${result.result}: ${result.placement.groups.map((group) => `${group.count} × ${group.cause}`).join('; ')}`);
+        expect(result.result, name).toBe('cannot-run');
+        // The scheduler's message counts nodes per reason ("2 node(s) didn't match ..."): explain's per-node requirements give the same counts.
+        const message = verdict.message ?? '';
+        expect(message, name).toMatch(/^0\/3 nodes are available: /);
+        for (const [reason, requirement] of SCHEDULER_REASON_TO_REQUIREMENT) {
+          const count = new RegExp(`(\\d+) (?:node\\(s\\) |)${reason.source}`).exec(message)?.[1];
+          const nodes = result.placement.nodes.filter((node) => requirement.test(node.failures[0]?.requirement ?? '')).length;
+          expect(nodes, `${name}: nodes explain fails first on ${requirement.source}; scheduler: ${message}`).toBe(count === undefined ? 0 : Number(count));
+        }
+        // On the two ready nodes, explain names the VM's own requirement as the reason, with its cause.
+        for (const node of [FIRST, SECOND]) {
+          const first = result.placement.nodes.find((entry) => entry.name === node)?.failures[0];
+          expect(first?.requirement, `${name} on ${node}`).toBe(expected.requirement);
+          if (expected.cause !== null) expect(first?.cause, `${name} on ${node}`).toBe(expected.cause);
+        }
+        // On the third, the scheduler's reason is virtgate's taint, and explain says which check set it.
+        const third = result.placement.nodes.find((entry) => entry.name === THIRD)?.failures[0];
+        expect(third, `${name} on ${THIRD}`).toMatchObject({ requirement: 'taints', cause: 'taint virtgate.io/not-ready=true:NoSchedule: virtgate\'s not-ready taint' });
+        expect(third?.detail).toContain('dev.tun');
+      }
+      log(`explain against the scheduler:\n  ${rows.join('\n  ')}`);
+      figures.explainRows = rows.length;
+    } finally {
+      for (const name of Object.keys(pending)) await deleteVmi(custom, VM_NS, name);
+    }
+  }, 600_000);
 
   it('live migration: KubeVirt moves a running VMI to the other ready node, and its guest counts on there without a restart', async () => {
     const name = 'counting';
