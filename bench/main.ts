@@ -11,6 +11,7 @@ import { checkStartupBench } from './check-startup.ts';
 import { imageSizeBench } from './image-size.ts';
 import { kvmRunBench } from './kvm-run.ts';
 import { cycleCostsBench } from './cycle-costs.ts';
+import { explainBench } from './explain.ts';
 import { startBenchCluster } from './cluster.ts';
 import { inventoryBench } from './inventory.ts';
 import { probeCycleBench } from './probe-cycle.ts';
@@ -78,6 +79,11 @@ if (wanted('agent') || wanted('load') || wanted('aggregator') || wanted('aggrega
 if (wanted('aggregator') || wanted('scale')) {
   log('aggregator at 5,000, 20,000 and 100,000 synthetic nodes, in process (about 10 minutes)…');
   rows.push(...(await aggregatorSyntheticBench(log)));
+}
+
+if (wanted('explain')) {
+  log('explain: one answer over 5,000 nodes, in process…');
+  rows.push(...explainBench());
 }
 
 // Last, alone: it starts its own control plane, containerd and kubelet (root only; fixed names

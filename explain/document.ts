@@ -35,7 +35,7 @@ const placementSchema = z.strictObject({
         failures: z.array(failureSchema).describe('Every requirement the node fails, in requirement order.'),
       }),
     )
-    .describe('Every node judged, by name.'),
+    .describe('Every node judged, by name (virtgate explain always lists them; empty when only the groups were asked for).'),
 });
 
 export const explainResultSchema = z.strictObject({

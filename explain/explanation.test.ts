@@ -145,6 +145,12 @@ describe('explain', () => {
     expect(explain({ vmi: oneCpu, config: KUBEVIRT_DEFAULTS, nodes: [tight], context: CONTEXT }).placement.fitting).toEqual(['tight']);
   });
 
+  it('the groups alone (each node judged up to its first failure) are the groups of the whole answer', () => {
+    const groupsOnly = explain({ vmi: vmi(), config: KUBEVIRT_DEFAULTS, nodes: CLUSTER, context: CONTEXT }, { perNode: false });
+    expect(groupsOnly.placement.nodes).toEqual([]);
+    expect({ ...groupsOnly.placement, nodes: result.placement.nodes }).toEqual(result.placement);
+  });
+
   it('5,000 nodes give as many groups as there are distinct reasons', () => {
     const kinds = [{}, { kvm: false }, { tun: false }] as const;
     const many = Array.from({ length: 5000 }, (_, index) => view({ name: `n-${String(index).padStart(4, '0')}`, host: kinds[index % 3] }));

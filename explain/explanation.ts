@@ -21,9 +21,14 @@ export interface ExplainInput {
 
 const GROUP_NODES = 10;
 
-export function explain({ vmi, config, nodes, context }: ExplainInput): ExplainResult {
+export interface ExplainOptions {
+  /** Every node with all its failures (the CLI); false: the groups alone, each node judged up to its first failure. */
+  perNode: boolean;
+}
+
+export function explain({ vmi, config, nodes, context }: ExplainInput, options: ExplainOptions = { perNode: true }): ExplainResult {
   const start = launcherRequirements(vmi, config);
-  const placement = place(nodes, start.requirements, context);
+  const placement = place(nodes, start.requirements, context, options);
   const source = vmi.status.nodeName === null ? null : nodes.find((view) => view.node.name === vmi.status.nodeName);
   let migration: ExplainResult['migration'] = null;
   const notes = [...start.notes];
@@ -31,7 +36,7 @@ export function explain({ vmi, config, nodes, context }: ExplainInput): ExplainR
     const migrate = launcherRequirements(vmi, config, { migrationSourceLabels: source?.node.labels ?? {} });
     for (const note of migrate.notes) if (!notes.includes(note)) notes.push(note);
     if (!source) notes.push(`the node it runs on, ${vmi.status.nodeName}, is not among the nodes read: migration targets judged without its CPU model`);
-    migration = { from: vmi.status.nodeName, ...place(nodes.filter((view) => view.node.name !== vmi.status.nodeName), migrate.requirements, context) };
+    migration = { from: vmi.status.nodeName, ...place(nodes.filter((view) => view.node.name !== vmi.status.nodeName), migrate.requirements, context, options) };
   }
   const canRun = placement.fitting.length > 0;
   return {
@@ -50,13 +55,13 @@ function isRunning(vmi: VmiInput): boolean {
   return vmi.status.phase === 'Running';
 }
 
-function place(nodes: readonly NodeView[], requirements: readonly Requirement[], context: JudgeContext): Placement {
-  const judged = [...nodes].sort((a, b) => (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0)).map((view) => ({ view, judgement: judgeNode(view, requirements, context) }));
+function place(nodes: readonly NodeView[], requirements: readonly Requirement[], context: JudgeContext, options: ExplainOptions): Placement {
+  const judged = [...nodes].sort((a, b) => (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0)).map((view) => ({ view, judgement: judgeNode(view, requirements, context, !options.perNode) }));
   return {
     candidates: judged.length,
     fitting: judged.filter(({ judgement }) => judgement.fits).map(({ judgement }) => judgement.node),
     groups: groupByFirstFailure(judged.map(({ judgement }) => judgement), requirements),
-    nodes: judged.map(({ view, judgement }) => ({
+    nodes: !options.perNode ? [] : judged.map(({ view, judgement }) => ({
       name: judgement.node,
       fits: judgement.fits,
       virtgate: { state: view.assessed.readiness.state, reason: view.assessed.readiness.reason },
@@ -67,19 +72,21 @@ function place(nodes: readonly NodeView[], requirements: readonly Requirement[],
 
 /** Largest group first; among equals, the earlier requirement first. Nodes in a group by name. */
 function groupByFirstFailure(judgements: readonly NodeJudgement[], requirements: readonly Requirement[]): Placement['groups'] {
-  const groups = new Map<string, Placement['groups'][number]>();
+  // By requirement, then by cause: no key string built per node.
+  const groups = new Map<string, Map<string, Placement['groups'][number]>>();
   for (const judgement of judgements) {
     const [first] = judgement.failures;
     if (!first) continue;
-    const key = `${first.requirement}\u0000${first.cause}`;
-    const group = groups.get(key);
+    let byCause = groups.get(first.requirement);
+    if (!byCause) groups.set(first.requirement, (byCause = new Map()));
+    const group = byCause.get(first.cause);
     if (group) {
       group.count += 1;
       if (group.nodes.length < GROUP_NODES) group.nodes.push(judgement.node);
       continue;
     }
-    groups.set(key, { requirement: first.requirement, cause: first.cause, count: 1, nodes: [judgement.node], example: { node: judgement.node, detail: first.detail }, remedy: first.remedy });
+    byCause.set(first.cause, { requirement: first.requirement, cause: first.cause, count: 1, nodes: [judgement.node], example: { node: judgement.node, detail: first.detail }, remedy: first.remedy });
   }
   const order = new Map(requirements.map((requirement, index) => [requirement.id, index]));
-  return [...groups.values()].sort((a, b) => b.count - a.count || (order.get(a.requirement) ?? 0) - (order.get(b.requirement) ?? 0) || (a.cause < b.cause ? -1 : 1));
+  return [...groups.values()].flatMap((byCause) => [...byCause.values()]).sort((a, b) => b.count - a.count || (order.get(a.requirement) ?? 0) - (order.get(b.requirement) ?? 0) || (a.cause < b.cause ? -1 : 1));
 }

@@ -3,7 +3,7 @@ import type { PermittedHostDevice } from '../aggregator/model/permitted-host-dev
 import type { WorkloadPlacement } from '../aggregator/model/placement.ts';
 import { matchesRequiredTerms } from '../aggregator/placement/node-selector.ts';
 import { placementSelects } from '../aggregator/placement/select-nodes.ts';
-import { untoleratedTaints } from '../aggregator/placement/tolerations.ts';
+import { hasUntoleratedTaint, untoleratedTaints } from '../aggregator/placement/tolerations.ts';
 import type { ReportCheck } from '../core/report/read.ts';
 import { clip } from '../core/untrusted.ts';
 import type { NodeView } from './node-view.ts';
@@ -53,11 +53,14 @@ const DEVICE_CHECKS: Record<string, readonly string[]> = {
   [`${KUBEVIRT_DEVICE}vhost-net`]: ['dev.vhost-net'],
 };
 
-export function judgeNode(view: NodeView, requirements: readonly Requirement[], context: JudgeContext): NodeJudgement {
+/** `firstOnly`: stop at the first unmet requirement (enough to group nodes; a tenth of the cost at 5,000 nodes). */
+export function judgeNode(view: NodeView, requirements: readonly Requirement[], context: JudgeContext, firstOnly = false): NodeJudgement {
   const failures: Failure[] = [];
   for (const requirement of requirements) {
     const failure = judge(view, requirement, context);
-    if (failure !== null) failures.push({ requirement: requirement.id, ...failure });
+    if (failure === null) continue;
+    failures.push({ requirement: requirement.id, ...failure });
+    if (firstOnly) break;
   }
   return { node: view.node.name, fits: failures.length === 0, failures };
 }
@@ -200,8 +203,18 @@ function resourceFailure(view: NodeView, requirement: Extract<Requirement, { kin
   return { cause: `${name}: none on this node`, detail: `${name} allocatable 0`, remedy: null };
 }
 
-function taintFailure(view: NodeView, tolerations: readonly Extract<Requirement, { kind: 'tolerations' }>['tolerations'][number][], context: JudgeContext): Verdict {
-  const all = [...tolerations, ...DEFAULT_TOLERATIONS];
+type Tolerations = Extract<Requirement, { kind: 'tolerations' }>['tolerations'];
+
+/** A VMI's tolerations with the ones every pod gets, built once per requirement, not once per node. */
+const withDefaults = new WeakMap<Tolerations, Tolerations>();
+
+function taintFailure(view: NodeView, tolerations: Tolerations, context: JudgeContext): Verdict {
+  let all = withDefaults.get(tolerations);
+  if (!all) {
+    all = [...tolerations, ...DEFAULT_TOLERATIONS];
+    withDefaults.set(tolerations, all);
+  }
+  if (!view.unschedulable && !hasUntoleratedTaint(view.node.taints, all)) return null;
   if (view.unschedulable && !all.some((toleration) => (toleration.key === 'node.kubernetes.io/unschedulable' || (toleration.key === '' && toleration.operator === 'Exists')) && (toleration.effect === '' || toleration.effect === 'NoSchedule'))) {
     return { cause: 'cordoned (spec.unschedulable)', detail: 'kubectl uncordon, once the node is fit', remedy: null };
   }
