@@ -14,6 +14,8 @@ import type { VmiInput } from './vmi-input.ts';
  */
 export interface ExplainInput {
   vmi: VmiInput;
+  /** What its virt-launcher pod requests, when KubeVirt has made one (read-cluster.ts). */
+  launcherRequests?: Readonly<Record<string, number>> | null;
   config: KubeVirtPlacementConfig;
   nodes: readonly NodeView[];
   context: JudgeContext;
@@ -26,14 +28,14 @@ export interface ExplainOptions {
   perNode: boolean;
 }
 
-export function explain({ vmi, config, nodes, context }: ExplainInput, options: ExplainOptions = { perNode: true }): ExplainResult {
-  const start = launcherRequirements(vmi, config);
+export function explain({ vmi, config, nodes, context, launcherRequests = null }: ExplainInput, options: ExplainOptions = { perNode: true }): ExplainResult {
+  const start = launcherRequirements(vmi, config, { launcherRequests });
   const placement = place(nodes, start.requirements, context, options);
   const source = vmi.status.nodeName === null ? null : nodes.find((view) => view.node.name === vmi.status.nodeName);
   let migration: ExplainResult['migration'] = null;
   const notes = [...start.notes];
   if (vmi.status.nodeName !== null && isRunning(vmi)) {
-    const migrate = launcherRequirements(vmi, config, { migrationSourceLabels: source?.node.labels ?? {} });
+    const migrate = launcherRequirements(vmi, config, { migrationSourceLabels: source?.node.labels ?? {}, launcherRequests });
     for (const note of migrate.notes) if (!notes.includes(note)) notes.push(note);
     if (!source) notes.push(`the node it runs on, ${vmi.status.nodeName}, is not among the nodes read: migration targets judged without its CPU model`);
     migration = { from: vmi.status.nodeName, ...place(nodes.filter((view) => view.node.name !== vmi.status.nodeName), migrate.requirements, context, options) };

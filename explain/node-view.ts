@@ -33,9 +33,19 @@ export function readNodeResources(raw: unknown): { node: NodeModel; unschedulabl
 export function readPodRequests(raw: unknown): { nodeName: string; requests: Record<string, number> } | null {
   return safely(() => {
     if (!isRecord(raw) || !isRecord(raw.spec)) return null;
-    const { spec } = raw;
     const phase = isRecord(raw.status) ? raw.status.phase : undefined;
-    if (typeof spec.nodeName !== 'string' || spec.nodeName === '' || phase === 'Succeeded' || phase === 'Failed') return null;
+    const { nodeName } = raw.spec;
+    if (typeof nodeName !== 'string' || nodeName === '' || phase === 'Succeeded' || phase === 'Failed') return null;
+    const requests = podRequests(raw);
+    return requests === null ? null : { nodeName, requests };
+  }, null);
+}
+
+/** What a pod asks of a node, bound or not (its virt-launcher pod, for a VMI); null when it is not a pod. Never throws. */
+export function podRequests(raw: unknown): Record<string, number> | null {
+  return safely(() => {
+    if (!isRecord(raw) || !isRecord(raw.spec)) return null;
+    const { spec } = raw;
     const containers = Array.isArray(spec.containers) ? spec.containers.slice(0, 100) : [];
     const initContainers = Array.isArray(spec.initContainers) ? spec.initContainers.slice(0, 100) : [];
     const sum: Record<string, number> = {};
@@ -57,7 +67,7 @@ export function readPodRequests(raw: unknown): { nodeName: string; requests: Rec
     add(sum, sidecars);
     for (const [name, value] of Object.entries(initPeak)) sum[name] = Math.max(sum[name] ?? 0, value);
     add(sum, resourceList(spec.overhead));
-    return { nodeName: spec.nodeName, requests: sum };
+    return sum;
   }, null);
 }
 

@@ -9,7 +9,7 @@ import { retryApiCall, retryPolicy } from '../core/kube/retry.ts';
 import { readReport, type ReportParse } from '../core/report/read.ts';
 import { type KubeVirtPlacementConfig, kubeVirtPlacementConfig, KUBEVIRT_DEFAULTS } from './kubevirt-config.ts';
 import type { WorkloadPlacement } from '../aggregator/model/placement.ts';
-import { type NodeView, readNodeResources, readPodRequests, requestsByNode } from './node-view.ts';
+import { type NodeView, podRequests, readNodeResources, readPodRequests, requestsByNode } from './node-view.ts';
 
 /**
  * Everything `virtgate explain` reads from a cluster, once, no watch: the VMI (or VM), the nodes,
@@ -52,6 +52,23 @@ export async function readVmObject(kc: KubeConfig, kind: 'vmi' | 'vm', namespace
     return await attempt(kc, what, () => custom.getNamespacedCustomObject({ ...resource, namespace, name }, callOptions(options)));
   } catch (error) {
     if (error instanceof ExplainReadError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * What the VMI's virt-launcher pod requests (the newest one that has not ended; a migrating VMI
+ * has two, the same size); null without one, or when pods may not be listed.
+ */
+export async function readLauncherRequests(kc: KubeConfig, namespace: string, vmiUid: string, options: Pick<ReadOptions, 'requestTimeoutMs'>): Promise<Record<string, number> | null> {
+  const core = kc.makeApiClient(CoreV1Api);
+  try {
+    const pods = await attempt(kc, `list pods in ${namespace}`, () => core.listNamespacedPod({ namespace, labelSelector: `kubevirt.io/created-by=${vmiUid}` }, callOptions(options)));
+    const live = pods.items.filter((pod) => !pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Succeeded' && pod.status?.phase !== 'Failed');
+    const newest = live.sort((a, b) => String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? '')))[0];
+    return newest === undefined ? null : podRequests(newest);
+  } catch (error) {
+    if (error instanceof ExplainReadError && error.status === 403) return null;
     throw error;
   }
 }

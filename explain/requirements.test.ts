@@ -117,6 +117,16 @@ describe('launcherRequirements (KubeVirt v1.9.0 renderLaunchManifest)', () => {
     expect(fresh.notes.some((note) => note.includes('TSC frequency'))).toBe(true);
   });
 
+  it("with its virt-launcher pod made, the pod's own CPU and memory requests (KubeVirt's overhead included) replace the derived ones", () => {
+    const launcherRequests = { cpu: 0.2, memory: 2.25 * GiB, 'devices.kubevirt.io/kvm': 1 };
+    const { requirements, notes } = launcherRequirements(vmi(domain({ resources: { requests: { memory: '2Gi' } } })), KUBEVIRT_DEFAULTS, { launcherRequests });
+    expect(resources(requirements)).toMatchObject({ cpu: 0.2, memory: 2.25 * GiB });
+    expect(notes.join('\n')).not.toContain('overhead');
+    // Hugepages back the guest; the pod's plain memory request is KubeVirt's overhead, and is judged too.
+    const huge = launcherRequirements(vmi({ domain: { memory: { guest: '1Gi', hugepages: { pageSize: '1Gi' } }, resources: { requests: { memory: '1Gi' } } } }), KUBEVIRT_DEFAULTS, { launcherRequests: { memory: 300 * 2 ** 20 } });
+    expect(resources(huge.requirements)).toMatchObject({ 'hugepages-1Gi': GiB, memory: 300 * 2 ** 20 });
+  });
+
   it("migration of a host-model VMI: the source's host model as cpu-model-migration and its required features (prepareNodeSelectorForHostCpuModel)", () => {
     const source = {
       'host-model-cpu.node.kubevirt.io/Skylake-Client-IBRS': 'true',

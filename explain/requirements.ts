@@ -82,6 +82,11 @@ export interface LauncherRequirements {
 export interface RequirementOptions {
   /** For a migration: the labels of the node the VMI runs on (host-model targets are derived from them). */
   migrationSourceLabels?: Readonly<Record<string, string>>;
+  /**
+   * What the VMI's virt-launcher pod, when KubeVirt has made one, requests (node-view.ts
+   * podRequests): KubeVirt's own figures, its memory overhead included, replace the derived ones.
+   */
+  launcherRequests?: Readonly<Record<string, number>> | null;
 }
 
 const CPU_MODEL = 'cpu-model.node.kubevirt.io/';
@@ -173,10 +178,16 @@ export function launcherRequirements(vmi: VmiInput, config: KubeVirtPlacementCon
   for (const [name, count] of counted(vmi.gpus)) resource('gpu', name, count, 'spec.domain.devices.gpus');
   for (const [name, count] of counted(vmi.hostDevices)) resource('host-device', name, count, 'spec.domain.devices.hostDevices');
 
-  const cpu = cpuRequest(vmi, config);
-  if (cpu !== null) resource('cpu', 'cpu', cpu, vmi.cpu.dedicated ? 'dedicated CPUs, one per vCPU' : vmi.requests.cpu !== null ? 'spec.domain.resources.requests.cpu' : `${vmi.cpu.vcpus} vCPU / cpuAllocationRatio ${config.cpuAllocationRatio}`, formatCpu(cpu));
-  if (memory !== null && !vmi.memory.hugepageSize) resource('memory', 'memory', memory, 'the guest memory; KubeVirt adds its overhead, not counted here', formatBytes(memory));
-  if (memory !== null) notes.push("KubeVirt adds a memory overhead (QEMU, virt-launcher) to the pod's request that is known only once it renders the pod: a node judged by the guest's memory alone can still be short");
+  const pod = options.launcherRequests ?? null;
+  const cpu = pod?.cpu ?? cpuRequest(vmi, config);
+  const cpuBecause = pod?.cpu !== undefined ? 'as its virt-launcher pod requests it' : vmi.cpu.dedicated ? 'dedicated CPUs, one per vCPU' : vmi.requests.cpu !== null ? 'spec.domain.resources.requests.cpu' : `${vmi.cpu.vcpus} vCPU / cpuAllocationRatio ${config.cpuAllocationRatio}`;
+  if (cpu !== null) resource('cpu', 'cpu', cpu, cpuBecause, formatCpu(cpu));
+  if (pod?.memory !== undefined) {
+    resource('memory', 'memory', pod.memory, "as its virt-launcher pod requests it, KubeVirt's overhead included", formatBytes(pod.memory));
+  } else if (memory !== null) {
+    if (!vmi.memory.hugepageSize) resource('memory', 'memory', memory, 'the guest memory; KubeVirt adds its overhead, not counted here', formatBytes(memory));
+    notes.push("KubeVirt adds a memory overhead (QEMU, virt-launcher) to the pod's request that is known only once it renders the pod: a node judged by the guest's memory alone can still be short");
+  }
 
   requirements.push({
     kind: 'tolerations',

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import { explain } from '../../explain/explanation.ts';
-import { ExplainReadError, readCluster, readVmObject } from '../../explain/read-cluster.ts';
+import { ExplainReadError, readCluster, readLauncherRequests, readVmObject } from '../../explain/read-cluster.ts';
 import { readVmiInput, VmiInputError } from '../../explain/vmi-input.ts';
 import type { ExplainResult } from '../../explain/document.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
@@ -40,7 +40,9 @@ async function runExplain(kindArgument: string | undefined, name: string | undef
     const raw = target.file === undefined ? await readFromCluster(kc, target.kind, namespace, target.name, requestTimeoutMs) : { object: await readVmFile(target.file), source: `file ${target.file}` };
     const cluster = await readCluster(kc, { requestTimeoutMs, prefix: settings.prefix, staleAfterSeconds: settings.staleAfterSeconds, now: settings.now ?? new Date() });
     const vmi = readVmiInput(raw.object, raw.source, { clusterCpuModel: cluster.config.cpuModel, defaultArchitecture: cluster.config.defaultArchitecture }, { fromServer: target.file === undefined, namespace });
-    const result = explain({ vmi, config: cluster.config, nodes: cluster.nodes, context: { prefix: settings.prefix, workloadsPlacement: cluster.workloadsPlacement, permittedHostDevices: cluster.config.permittedHostDevices } });
+    // A VMI KubeVirt has made a pod for: the pod's own requests (its memory overhead included).
+    const launcherRequests = target.file === undefined && vmi.kind === 'VirtualMachineInstance' && vmi.uid !== null ? await readLauncherRequests(kc, vmi.namespace, vmi.uid, { requestTimeoutMs }) : null;
+    const result = explain({ vmi, launcherRequests, config: cluster.config, nodes: cluster.nodes, context: { prefix: settings.prefix, workloadsPlacement: cluster.workloadsPlacement, permittedHostDevices: cluster.config.permittedHostDevices } });
     const document: ExplainResult = { ...result, notes: [...cluster.notes, ...result.notes] };
     process.stdout.write(settings.json ? `${JSON.stringify(document, null, 2)}\n` : renderExplanation(document, { nodes: settings.nodes }));
     return document.exitCode;

@@ -87,6 +87,13 @@ beforeAll(async () => {
   await vmi('fedora', {});
   await vmi('pinned', { nodeSelector: { pool: 'gpu' } });
   await vmi('running', {}, { phase: 'Running', nodeName: 'ex-good-1' });
+  // A VMI whose virt-launcher pod virt-controller has made (here by hand, unbound: no KubeVirt runs): 20Gi with the overhead, for a 2Gi guest.
+  await vmi('launched', {});
+  const launched = (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', namespace: VMS, plural: 'virtualmachineinstances', name: 'launched' })) as { metadata: { uid: string } };
+  await admin.makeApiClient(CoreV1Api).createNamespacedPod({
+    namespace: VMS,
+    body: { metadata: { name: 'virt-launcher-launched-x1', labels: { 'kubevirt.io/created-by': launched.metadata.uid } }, spec: { containers: [{ name: 'compute', image: 'registry.invalid/virt-launcher:1', resources: { requests: { cpu: '100m', memory: '20Gi' } } }] } },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -122,6 +129,14 @@ describe('virtgate explain against the real API server', () => {
     const result = parsed(outcome.stdout);
     expect(result.result).toBe('cannot-run');
     expect(result.placement.nodes.find((entry) => entry.name === 'ex-good-1')?.failures).toEqual([{ requirement: 'label:pool', cause: 'pool=gpu not on the node', detail: 'pool absent', remedy: null }]);
+  });
+
+  it("a VMI with its virt-launcher pod made is judged by the pod's own requests, KubeVirt's overhead included", async () => {
+    const outcome = await explain(['vmi', 'launched', '-n', VMS, '--json']);
+    expect(outcome.code, outcome.stderr).toBe(1);
+    const result = parsed(outcome.stdout);
+    expect(result.requirements.find((requirement) => requirement.id === 'resource:memory')).toMatchObject({ text: 'memory: 20Gi', because: "as its virt-launcher pod requests it, KubeVirt's overhead included" });
+    expect(result.placement.nodes.find((entry) => entry.name === 'ex-good-1')?.failures).toEqual([{ requirement: 'resource:memory', cause: 'insufficient memory', detail: '20Gi needed, 16Gi free of 16Gi', remedy: null }]);
   });
 
   it('a running VMI: where it could live-migrate, its own node left out', async () => {
