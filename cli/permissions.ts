@@ -114,6 +114,7 @@ export const PERMISSIONS = {
     rules: [{ group: '', resources: ['nodes'], verbs: ['list'], why: 'every node: labels, taints, allocatable' }],
     optional: [
       { group: 'kubevirt.io', resources: ['virtualmachineinstances', 'virtualmachines'], verbs: ['get'], without: 'only -f FILE can be explained' },
+      { group: 'kubevirt.io', resources: ['virtualmachineinstances', 'virtualmachines'], verbs: ['create'], without: "-f FILE is not checked by the API server's dry run (KubeVirt's schema and admission; nothing is ever created)" },
       { group: 'virtgate.io', resources: ['nodevalidations'], verbs: ['list'], without: "no node has virtgate's evidence: causes are KubeVirt's labels and resources only" },
       { group: 'kubevirt.io', resources: ['kubevirts'], verbs: ['list'], without: "KubeVirt's defaults are assumed (useEmulation off, no extra node selectors)" },
       { group: '', resources: ['pods'], verbs: ['list'], without: 'free CPU, memory and devices are judged against allocatable, not what pods already hold' },

@@ -27,9 +27,12 @@ export interface ClusterReading {
 export class ExplainReadError extends Error {
   override name = 'ExplainReadError';
   readonly status: number;
-  constructor(message: string, status: number) {
+  /** The API server's own message, without what virtgate was doing. */
+  readonly reason: string;
+  constructor(message: string, status: number, reason = message) {
     super(message);
     this.status = status;
+    this.reason = reason;
   }
 }
 
@@ -52,6 +55,39 @@ export async function readVmObject(kc: KubeConfig, kind: 'vmi' | 'vm', namespace
     return await attempt(kc, what, () => custom.getNamespacedCustomObject({ ...resource, namespace, name }, callOptions(options)));
   } catch (error) {
     if (error instanceof ExplainReadError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export type DryRun =
+  | { state: 'accepted'; object: unknown }
+  /** The API server refused the object: KubeVirt's schema (strict fields) or its admission webhooks. */
+  | { state: 'refused'; message: string }
+  /** Not allowed to create (even in a dry run), or the kind is not served: judged from the file alone. */
+  | { state: 'skipped'; why: string };
+
+/**
+ * A VM from a file, sent to the API server as a dry run (nothing is stored): KubeVirt's CRD schema
+ * checks it with strict field validation, and virt-api's admission webhooks check it and fill in
+ * KubeVirt's defaults, as they would when it is created. The name is left to the server
+ * (generateName), so that a file of an existing VM is not refused as a duplicate.
+ */
+export async function dryRunCreate(kc: KubeConfig, raw: Record<string, unknown>, namespace: string, options: Pick<ReadOptions, 'requestTimeoutMs'>): Promise<DryRun> {
+  const resource = raw.kind === 'VirtualMachine' ? VMS : VMI;
+  const metadata = (typeof raw.metadata === 'object' && raw.metadata !== null ? raw.metadata : {}) as Record<string, unknown>;
+  const { name, resourceVersion: _resourceVersion, uid: _uid, ...rest } = metadata;
+  const body = { ...raw, metadata: { ...rest, namespace, generateName: `${typeof name === 'string' ? name.slice(0, 40) : 'vm'}-` } };
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  try {
+    const object = await attempt(kc, `create ${resource.plural}.${resource.group} (dry run)`, () =>
+      custom.createNamespacedCustomObject({ ...resource, namespace, body, dryRun: 'All', fieldValidation: 'Strict' }, callOptions(options)),
+    );
+    return { state: 'accepted', object: { ...(object as Record<string, unknown>), metadata: { ...((object as { metadata?: object }).metadata ?? {}), name } } };
+  } catch (error) {
+    if (!(error instanceof ExplainReadError)) throw error;
+    if (error.status === 403) return { state: 'skipped', why: `not allowed to create ${resource.plural}.${resource.group} in ${namespace}, even as a dry run` };
+    if (error.status === 404) return { state: 'skipped', why: `${resource.plural}.${resource.group} is not served (KubeVirt not installed?)` };
+    if (error.status === 400 || error.status === 422) return { state: 'refused', message: error.reason };
     throw error;
   }
 }
@@ -132,6 +168,6 @@ async function attempt<T>(kc: KubeConfig, what: string, call: () => Promise<T>):
     const server = kc.getCurrentCluster()?.server ?? '(no server)';
     if (failure.status === 0) throw new ExplainReadError(`cannot reach the API server at ${server} to ${what}: ${failure.message}; check --kubeconfig and that the cluster is up`, 0);
     if (failure.status === 401) throw new ExplainReadError(`the API server at ${server} rejected the credentials (HTTP 401) when trying to ${what}: ${failure.message}; refresh the kubeconfig's token or certificate`, 401);
-    throw new ExplainReadError(`cannot ${what} (HTTP ${failure.status}): ${failure.message}`, failure.status);
+    throw new ExplainReadError(`cannot ${what} (HTTP ${failure.status}): ${failure.message}`, failure.status, failure.message);
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { parseAllDocuments } from 'yaml';
 import { explain } from '../../explain/explanation.ts';
-import { ExplainReadError, readCluster, readLauncherRequests, readVmObject } from '../../explain/read-cluster.ts';
+import { dryRunCreate, ExplainReadError, readCluster, readLauncherRequests, readVmObject } from '../../explain/read-cluster.ts';
 import { readVmiInput, VmiInputError } from '../../explain/vmi-input.ts';
 import type { ExplainResult } from '../../explain/document.ts';
 import { loadKubeConfig } from '../../core/kube/kubeconfig.ts';
@@ -37,13 +37,13 @@ async function runExplain(kindArgument: string | undefined, name: string | undef
   const namespace = settings.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
   const requestTimeoutMs = settings.requestTimeoutSeconds * 1000;
   try {
-    const raw = target.file === undefined ? await readFromCluster(kc, target.kind, namespace, target.name, requestTimeoutMs) : { object: await readVmFile(target.file), source: `file ${target.file}` };
+    const raw = target.file === undefined ? await readFromCluster(kc, target.kind, namespace, target.name, requestTimeoutMs) : await readFromFile(kc, target.file, namespace, requestTimeoutMs);
     const cluster = await readCluster(kc, { requestTimeoutMs, prefix: settings.prefix, staleAfterSeconds: settings.staleAfterSeconds, now: settings.now ?? new Date() });
     const vmi = readVmiInput(raw.object, raw.source, { clusterCpuModel: cluster.config.cpuModel, defaultArchitecture: cluster.config.defaultArchitecture }, { fromServer: target.file === undefined, namespace });
     // A VMI KubeVirt has made a pod for: the pod's own requests (its memory overhead included).
     const launcherRequests = target.file === undefined && vmi.kind === 'VirtualMachineInstance' && vmi.uid !== null ? await readLauncherRequests(kc, vmi.namespace, vmi.uid, { requestTimeoutMs }) : null;
     const result = explain({ vmi, launcherRequests, config: cluster.config, nodes: cluster.nodes, context: { prefix: settings.prefix, workloadsPlacement: cluster.workloadsPlacement, permittedHostDevices: cluster.config.permittedHostDevices } });
-    const document: ExplainResult = { ...result, notes: [...cluster.notes, ...result.notes] };
+    const document: ExplainResult = { ...result, notes: [...raw.notes, ...cluster.notes, ...result.notes] };
     process.stdout.write(settings.json ? `${JSON.stringify(document, null, 2)}\n` : renderExplanation(document, { nodes: settings.nodes }));
     return document.exitCode;
   } catch (error) {
@@ -67,22 +67,43 @@ function targetOf(kindArgument: string | undefined, name: string | undefined, se
   return { kind, name };
 }
 
+interface VmRead {
+  object: unknown;
+  source: string;
+  notes: string[];
+}
+
+/**
+ * A file's VM, checked by the API server in a dry run when the user may create VMs: KubeVirt's
+ * schema and admission refuse what KubeVirt would refuse (exit 2), and fill in its defaults.
+ */
+async function readFromFile(kc: Parameters<typeof readVmObject>[0], file: string, namespace: string, requestTimeoutMs: number): Promise<VmRead> {
+  const object = await readVmFile(file);
+  const source = `file ${file}`;
+  // virtgate's own reading first, so that what it reads is refused in its own words.
+  readVmiInput(object, source, { clusterCpuModel: null, defaultArchitecture: null }, { fromServer: false, namespace });
+  const dryRun = await dryRunCreate(kc, object, namespace, { requestTimeoutMs });
+  if (dryRun.state === 'refused') throw new UsageError(`${source}: the API server refused it (dry run, nothing created): ${dryRun.message}`);
+  if (dryRun.state === 'skipped') return { object, source, notes: [`${source} was not checked by the API server (${dryRun.why}): KubeVirt's schema and admission may still refuse it`] };
+  return { object: dryRun.object, source, notes: [`${source} was accepted by the API server in a dry run (KubeVirt's schema with strict fields, and its admission); nothing was created`] };
+}
+
 /** A VM explains its VMI when it has one (it then has a node and a phase), else its template. */
-async function readFromCluster(kc: Parameters<typeof readVmObject>[0], kind: 'vmi' | 'vm', namespace: string, name: string, requestTimeoutMs: number): Promise<{ object: unknown; source: string }> {
+async function readFromCluster(kc: Parameters<typeof readVmObject>[0], kind: 'vmi' | 'vm', namespace: string, name: string, requestTimeoutMs: number): Promise<VmRead> {
   if (kind === 'vm') {
     const vmi = await readVmObject(kc, 'vmi', namespace, name, { requestTimeoutMs }).catch((error: unknown) => {
       if (error instanceof ExplainReadError && error.status === 403) return null;
       throw error;
     });
-    if (vmi !== null) return { object: vmi, source: `vm ${namespace}/${name} (its VMI)` };
+    if (vmi !== null) return { object: vmi, source: `vm ${namespace}/${name} (its VMI)`, notes: [] };
   }
   const object = await readVmObject(kc, kind, namespace, name, { requestTimeoutMs });
   if (object === null) throw new UsageError(`${kind} ${namespace}/${name} not found (HTTP 404): check the name and -n/--namespace`);
-  return { object, source: `${kind} ${namespace}/${name}` };
+  return { object, source: `${kind} ${namespace}/${name}`, notes: [] };
 }
 
 /** The first VirtualMachine or VirtualMachineInstance in a YAML or JSON file. */
-async function readVmFile(file: string): Promise<unknown> {
+async function readVmFile(file: string): Promise<Record<string, unknown>> {
   const text = await readFile(file, 'utf8').catch((error: unknown) => {
     throw new UsageError(`--file ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -91,7 +112,7 @@ async function readVmFile(file: string): Promise<unknown> {
   for (const document of list) {
     if (document.errors.length > 0) throw new UsageError(`--file ${file}: not YAML or JSON: ${document.errors[0]?.message.split('\n')[0] ?? 'parse error'}`);
     const object: unknown = document.toJS({ maxAliasCount: 100 });
-    if (typeof object === 'object' && object !== null && ['VirtualMachine', 'VirtualMachineInstance'].includes(String((object as { kind?: unknown }).kind))) return object;
+    if (typeof object === 'object' && object !== null && ['VirtualMachine', 'VirtualMachineInstance'].includes(String((object as { kind?: unknown }).kind))) return object as Record<string, unknown>;
   }
   throw new UsageError(`--file ${file}: holds no VirtualMachine or VirtualMachineInstance (kubevirt.io/v1)`);
 }

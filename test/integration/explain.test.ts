@@ -156,6 +156,25 @@ describe('virtgate explain against the real API server', () => {
     // 1 vCPU / 10 = 100m fits ex-busy's 100m free: three nodes.
     expect(result.placement.fitting).toEqual(['ex-busy', 'ex-good-1', 'ex-good-2']);
     expect(result.notes.join('\n')).toContain("KubeVirt's defaults applied");
+    // This API server serves no VirtualMachine kind (only KubeVirt's VMI CRD is installed): not checked, and said so.
+    expect(result.notes[0]).toBe(`file ${file} was not checked by the API server (virtualmachines.kubevirt.io is not served (KubeVirt not installed?)): KubeVirt's schema and admission may still refuse it`);
+  });
+
+  it("a VMI from a file goes through the API server's dry run: accepted, nothing created; an unknown field is refused in the API server's words (exit 2)", async () => {
+    const good = path.join(dir, 'vmi.yaml');
+    await writeFile(good, 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: fedora}\nspec: {architecture: amd64, domain: {cpu: {cores: 1}, devices: {}}}\n');
+    const accepted = await explain(['-f', good, '-n', VMS, '--json']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(parsed(accepted.stdout).notes[0]).toContain('accepted by the API server in a dry run');
+    // Nothing created: the VMIs of the namespace are the four this file made.
+    const vmis = (await admin.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', namespace: VMS, plural: 'virtualmachineinstances' })) as { items: Array<{ metadata: { name: string } }> };
+    expect(vmis.items.map((item) => item.metadata.name).sort()).toEqual(['fedora', 'launched', 'pinned', 'running']);
+    const unknown = path.join(dir, 'unknown.yaml');
+    await writeFile(unknown, 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: typo}\nspec: {domain: {cpuu: {cores: 1}, devices: {}}}\n');
+    const refused = await explain(['-f', unknown, '-n', VMS]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^virtgate: file .*unknown\.yaml: the API server refused it \(dry run, nothing created\): .*unknown field "spec\.domain\.cpuu"/);
   });
 
   it('bad input exits 2 with one line; an unreachable cluster exits 4', async () => {
