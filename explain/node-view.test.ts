@@ -25,6 +25,11 @@ describe('readPodRequests: what a pod holds on its node, as the scheduler counts
     expect(readPodRequests({ spec: { nodeName: 'n1', containers: [{ resources: { requests: { cpu: 'lots' } } }] } })).toEqual({ nodeName: 'n1', requests: {} });
   });
 
+  it("leaves out the explained VMI's own pods, by their kubevirt.io/created-by label", () => {
+    const pod = (uid: string) => readPodRequests({ metadata: { labels: { 'kubevirt.io/created-by': uid } }, spec: { nodeName: 'a', containers: [{ resources: { requests: { cpu: '1' } } }] } });
+    expect(Object.fromEntries(requestsByNode([pod('vmi-1'), pod('vmi-2')], 'vmi-1'))).toEqual({ a: { cpu: 1 } });
+  });
+
   it('adds the pods of each node', () => {
     const byNode = requestsByNode([{ nodeName: 'a', requests: { cpu: 1 } }, null, { nodeName: 'a', requests: { cpu: 0.5, memory: 10 } }, { nodeName: 'b', requests: { cpu: 2 } }]);
     expect(Object.fromEntries(byNode)).toEqual({ a: { cpu: 1.5, memory: 10 }, b: { cpu: 2 } });

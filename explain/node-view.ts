@@ -30,14 +30,24 @@ export function readNodeResources(raw: unknown): { node: NodeModel; unschedulabl
 }
 
 /** A pod's node and what it requests as the scheduler counts it (NodeResourcesFit); null for a pod that holds nothing. */
-export function readPodRequests(raw: unknown): { nodeName: string; requests: Record<string, number> } | null {
+export interface BoundPod {
+  nodeName: string;
+  requests: Record<string, number>;
+  /** The `kubevirt.io/created-by` label: the uid of the VMI whose virt-launcher pod this is. */
+  createdBy?: string;
+}
+
+export function readPodRequests(raw: unknown): BoundPod | null {
   return safely(() => {
     if (!isRecord(raw) || !isRecord(raw.spec)) return null;
     const phase = isRecord(raw.status) ? raw.status.phase : undefined;
     const { nodeName } = raw.spec;
     if (typeof nodeName !== 'string' || nodeName === '' || phase === 'Succeeded' || phase === 'Failed') return null;
     const requests = podRequests(raw);
-    return requests === null ? null : { nodeName, requests };
+    if (requests === null) return null;
+    const labels = isRecord(raw.metadata) && isRecord(raw.metadata.labels) ? raw.metadata.labels : {};
+    const createdBy = labels['kubevirt.io/created-by'];
+    return typeof createdBy === 'string' ? { nodeName, requests, createdBy } : { nodeName, requests };
   }, null);
 }
 
@@ -87,11 +97,14 @@ function resourceList(value: unknown): Record<string, number> {
   return list;
 }
 
-/** Per node name, what its pods request in total. */
-export function requestsByNode(pods: readonly ({ nodeName: string; requests: Record<string, number> } | null)[]): Map<string, Record<string, number>> {
+/**
+ * Per node name, what its pods request in total. The pods of the VMI being explained are left out
+ * (`vmiUid`): a running VM does not stand in its own way.
+ */
+export function requestsByNode(pods: readonly (BoundPod | null)[], vmiUid: string | null = null): Map<string, Record<string, number>> {
   const byNode = new Map<string, Record<string, number>>();
   for (const pod of pods) {
-    if (pod === null) continue;
+    if (pod === null || (vmiUid !== null && pod.createdBy === vmiUid)) continue;
     const total = byNode.get(pod.nodeName) ?? {};
     for (const [name, value] of Object.entries(pod.requests)) total[name] = (total[name] ?? 0) + value;
     byNode.set(pod.nodeName, total);

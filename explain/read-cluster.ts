@@ -38,6 +38,8 @@ export class ExplainReadError extends Error {
 
 export interface ReadOptions {
   requestTimeoutMs: number;
+  /** The uid of the VMI explained: its own virt-launcher pods do not count against the nodes. */
+  vmiUid?: string | null;
   prefix: string;
   staleAfterSeconds: number;
   now: Date;
@@ -131,7 +133,7 @@ export async function readCluster(kc: KubeConfig, options: ReadOptions): Promise
   const narrowed = kubevirts.items.slice(0, 100).map(narrowKubeVirt);
   const active = pickActive(narrowed);
   const config = active === null ? KUBEVIRT_DEFAULTS : kubeVirtPlacementConfig(kubevirts.items[narrowed.indexOf(active)]);
-  const requested = pods === null ? null : requestsByNode(pods.items);
+  const requested = pods === null ? null : requestsByNode(pods.items, options.vmiUid ?? null);
   const byName = reportsByName(reports.items);
   const nowMs = options.now.getTime();
   const views = nodes.items.flatMap((entry): NodeView[] => {

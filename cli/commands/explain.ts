@@ -38,7 +38,8 @@ async function runExplain(kindArgument: string | undefined, name: string | undef
   const requestTimeoutMs = settings.requestTimeoutSeconds * 1000;
   try {
     const raw = target.file === undefined ? await readFromCluster(kc, target.kind, namespace, target.name, requestTimeoutMs) : await readFromFile(kc, target.file, namespace, requestTimeoutMs);
-    const cluster = await readCluster(kc, { requestTimeoutMs, prefix: settings.prefix, staleAfterSeconds: settings.staleAfterSeconds, now: settings.now ?? new Date() });
+    const vmiUid = target.file === undefined ? uidOf(raw.object) : null;
+    const cluster = await readCluster(kc, { requestTimeoutMs, vmiUid, prefix: settings.prefix, staleAfterSeconds: settings.staleAfterSeconds, now: settings.now ?? new Date() });
     const vmi = readVmiInput(raw.object, raw.source, { clusterCpuModel: cluster.config.cpuModel, defaultArchitecture: cluster.config.defaultArchitecture }, { fromServer: target.file === undefined, namespace });
     // A VMI KubeVirt has made a pod for: the pod's own requests (its memory overhead included).
     const launcherRequests = target.file === undefined && vmi.kind === 'VirtualMachineInstance' && vmi.uid !== null ? await readLauncherRequests(kc, vmi.namespace, vmi.uid, { requestTimeoutMs }) : null;
@@ -65,6 +66,12 @@ function targetOf(kindArgument: string | undefined, name: string | undefined, se
   const kind = KINDS[kindArgument.toLowerCase() as keyof typeof KINDS];
   if (kind === undefined) throw new UsageError(`unknown kind "${kindArgument}": use vmi or vm`);
   return { kind, name };
+}
+
+/** A VMI's uid (a VM's is not its VMI's: its pods are labelled with the VMI's). */
+function uidOf(object: unknown): string | null {
+  const record = object as { kind?: unknown; metadata?: { uid?: unknown } } | null;
+  return record?.kind === 'VirtualMachineInstance' && typeof record.metadata?.uid === 'string' ? record.metadata.uid : null;
 }
 
 interface VmRead {

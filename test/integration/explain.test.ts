@@ -139,11 +139,27 @@ describe('virtgate explain against the real API server', () => {
     expect(result.placement.nodes.find((entry) => entry.name === 'ex-good-1')?.failures).toEqual([{ requirement: 'resource:memory', cause: 'insufficient memory', detail: '20Gi needed, 16Gi free of 16Gi', remedy: null }]);
   });
 
-  it('a running VMI: where it could live-migrate, its own node left out', async () => {
-    const result = parsed((await explain(['vmi', 'running', '-n', VMS, '--json'])).stdout);
-    expect(result.migration?.from).toBe('ex-good-1');
-    expect(result.migration?.candidates).toBe(3);
-    expect(result.migration?.nodes.map((entry) => entry.name)).not.toContain('ex-good-1');
+  it('a running VMI: where it could live-migrate, its own node left out; its own pod does not count against its node, another VM\'s does', async () => {
+    const custom = admin.makeApiClient(CustomObjectsApi);
+    const running = (await custom.getNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', namespace: VMS, plural: 'virtualmachineinstances', name: 'running' })) as { metadata: { uid: string } };
+    const core = admin.makeApiClient(CoreV1Api);
+    // Its virt-launcher pod on ex-good-1, holding 15Gi of the node's 16Gi.
+    await core.createNamespacedPod({
+      namespace: VMS,
+      body: { metadata: { name: 'virt-launcher-running-x1', labels: { 'kubevirt.io/created-by': running.metadata.uid } }, spec: { nodeName: 'ex-good-1', containers: [{ name: 'compute', image: 'registry.invalid/virt-launcher:1', resources: { requests: { cpu: '100m', memory: '15Gi' } } }] } },
+    });
+    try {
+      const result = parsed((await explain(['vmi', 'running', '-n', VMS, '--json'])).stdout);
+      expect(result.migration?.from).toBe('ex-good-1');
+      expect(result.migration?.candidates).toBe(3);
+      expect(result.migration?.nodes.map((entry) => entry.name)).not.toContain('ex-good-1');
+      expect(result.requirements.find((requirement) => requirement.id === 'resource:memory')?.text).toBe('memory: 15Gi');
+      expect(result.placement.fitting).toContain('ex-good-1');
+      const other = parsed((await explain(['vmi', 'fedora', '-n', VMS, '--json'])).stdout);
+      expect(other.placement.nodes.find((entry) => entry.name === 'ex-good-1')?.failures[0]).toMatchObject({ cause: 'insufficient memory', detail: '2Gi needed, 1Gi free of 16Gi' });
+    } finally {
+      await core.deleteNamespacedPod({ namespace: VMS, name: 'virt-launcher-running-x1', gracePeriodSeconds: 0 });
+    }
   });
 
   it('a VM from a file, not yet created: defaulted as virt-api would, judged the same', async () => {
