@@ -191,7 +191,7 @@ function resourceFailure(view: NodeView, requirement: Extract<Requirement, { kin
   }
   if (requirement.source === 'gpu' || requirement.source === 'host-device') {
     const entry = context.permittedHostDevices.find((candidate) => candidate.resourceName === name);
-    if (!entry) return { cause: `${name}: not in KubeVirt's permittedHostDevices`, detail: 'KubeVirt refuses a VMI that asks for it', remedy: 'add it to spec.configuration.permittedHostDevices of the KubeVirt CR' };
+    if (!entry) return { cause: `${name}: not in KubeVirt's permittedHostDevices`, detail: "with permittedHostDevices set, virt-controller makes no pod for a VMI that asks for it (\"not permitted in permittedHostDevices configuration\")", remedy: 'add it to spec.configuration.permittedHostDevices of the KubeVirt CR' };
     const answer = hostDeviceAnswer(entry, report?.hostDevices ?? null);
     return { cause: `${name}: none advertised`, detail: answer.reason ?? `${answer.devices} vfio-ready on the host, but KubeVirt's device plugin advertises none`, remedy: null };
   }

@@ -7,6 +7,9 @@
  * console. The machine has no usable hardware KVM (or a paravirtual one), so VMs run under
  * `useEmulation` and virtgate counts emulation as ready (`agent.allowEmulation`).
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeView } from '../lab/chart/cluster.ts';
@@ -176,6 +179,7 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
       [/had untolerated taint/, /^taints$/],
       [/didn't match Pod's node affinity\/selector/, /^(label|absent|affinity)[:]?/],
       [/Insufficient memory/, /^resource:memory$/],
+      [/Insufficient cpu/, /^resource:cpu$/],
       [/Insufficient hugepages-1Gi/, /^resource:hugepages-1Gi$/],
     ];
     const image = cluster.kubevirt.guests.bootsector;
@@ -189,6 +193,7 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
       'explain-memory': { vmi: spec('explain-memory', (v) => { v.spec.domain.resources = { requests: { memory: '512Gi' } }; }), requirement: 'resource:memory', cause: 'insufficient memory' },
       'explain-hugepages': { vmi: spec('explain-hugepages', (v) => { v.spec.domain.memory = { hugepages: { pageSize: '1Gi' } }; v.spec.domain.resources = { requests: { memory: '1Gi' } }; }), requirement: 'resource:hugepages-1Gi', cause: 'hugepages-1Gi: none reserved' },
       'explain-cpu-model': { vmi: spec('explain-cpu-model', (v) => { v.spec.domain.cpu = { cores: 1, model: 'VirtgateNoSuchModel' }; }), requirement: 'label:cpu-model.node.kubevirt.io/VirtgateNoSuchModel', cause: null },
+      'explain-cpu': { vmi: spec('explain-cpu', (v) => { v.spec.domain.resources = { requests: { cpu: '64', memory: '64Mi' } }; }), requirement: 'resource:cpu', cause: 'insufficient cpu' },
       'explain-dedicated': { vmi: spec('explain-dedicated', (v) => { v.spec.domain.cpu = { cores: 1, dedicatedCpuPlacement: true }; }), requirement: 'label:kubevirt.io/cpumanager', cause: 'no kubevirt.io/cpumanager: the kubelet does not run the static CPU manager policy' },
     } as const;
     for (const { vmi } of Object.values(pending)) await createVmi(custom, vmi);
@@ -233,6 +238,26 @@ describe('KubeVirt placed by virtgate on three real nodes', () => {
         const third = result.placement.nodes.find((entry) => entry.name === THIRD)?.failures[0];
         expect(third, `${name} on ${THIRD}`).toMatchObject({ requirement: 'taints', cause: 'taint virtgate.io/not-ready=true:NoSchedule: virtgate\'s not-ready taint' });
         expect(third?.detail).toContain('dev.tun');
+      }
+      // A file goes through the real virt-api's admission in a dry run: a host device, with KubeVirt's HostDevices feature gate off (as here), is refused in its words.
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'virtgate-explain-'));
+      try {
+        const denied = path.join(dir, 'gpu.json');
+        await writeFile(denied, JSON.stringify(spec('explain-gpu', (v) => { v.spec.domain.devices.hostDevices = [{ name: 'gpu', deviceName: 'example.com/NO_SUCH_GPU' }]; })));
+        const refused = await runCli(['explain', '-f', denied, '-n', VM_NS, '--kubeconfig', cluster.controlPlane.adminKubeconfig]);
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toContain('the API server refused it (dry run, nothing created)');
+        expect(refused.stderr).toContain('Host Devices feature gate is not enabled in kubevirt-config');
+        const fine = path.join(dir, 'tiny.json');
+        await writeFile(fine, JSON.stringify(spec('explain-tiny', () => {})));
+        const accepted = await runCli(['explain', '-f', fine, '-n', VM_NS, '--json', '--kubeconfig', cluster.controlPlane.adminKubeconfig]);
+        expect(accepted.code, accepted.stderr).toBe(0);
+        const answer = explainResultSchema.parse(JSON.parse(accepted.stdout));
+        expect(answer.notes[0]).toContain('accepted by the API server in a dry run');
+        expect(answer.placement.fitting).toEqual([FIRST, SECOND]);
+        rows.push(`explain -f with a host device, the HostDevices gate off: exit 2, "${refused.stderr.trim()}"`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
       log(`explain against the scheduler:\n  ${rows.join('\n  ')}`);
       figures.explainRows = rows.length;
