@@ -94,6 +94,14 @@ describe('explain', () => {
     expect(noHandler[2]?.remedy).toContain('modprobe tun');
   });
 
+  it('names the check that kept the node from ready, not the first failing one: a host without VT-x and without tun is at tier none because of tun', () => {
+    const host = view({ name: 'no-vtx-no-tun', host: { vendor: 'other', tun: false } });
+    // Its report fails cpu.virtualization first (registry order): only tun makes the tier none.
+    expect(host.assessed.report?.checks.find((check) => check.status === 'fail')?.id).toBe('cpu.virtualization');
+    const answer = explain({ vmi: vmi(), config: KUBEVIRT_DEFAULTS, nodes: [host], context: CONTEXT });
+    expect(answer.placement.groups[0]?.cause).toBe('no virt-handler here: virtgate.io/ready=false (dev.tun: fail)');
+  });
+
   it("judges what the node's pods already hold, and says what is free", () => {
     expect(group('resource:cpu')).toEqual([expect.objectContaining({ cause: 'insufficient cpu', nodes: ['full-1'], example: { node: 'full-1', detail: '200m needed, 100m free of 4' } })]);
     expect(group('resource:memory')).toEqual([expect.objectContaining({ cause: 'insufficient memory', nodes: ['smallmem-1'], example: { node: 'smallmem-1', detail: '2Gi needed, 1Gi free of 1Gi' } })]);

@@ -4,7 +4,8 @@ import type { WorkloadPlacement } from '../aggregator/model/placement.ts';
 import { matchesRequiredTerms } from '../aggregator/placement/node-selector.ts';
 import { placementSelects } from '../aggregator/placement/select-nodes.ts';
 import { hasUntoleratedTaint, untoleratedTaints } from '../aggregator/placement/tolerations.ts';
-import type { ReportCheck } from '../core/report/read.ts';
+import { TIER_CHECKS } from '../core/checks/evaluate.ts';
+import type { NodeReport, ReportCheck } from '../core/report/read.ts';
 import { clip } from '../core/untrusted.ts';
 import type { NodeView } from './node-view.ts';
 import { formatBytes, formatCpu } from './quantity.ts';
@@ -148,7 +149,7 @@ function virtHandlerFailure(view: NodeView, has: string, context: JudgeContext):
   const { readiness, report } = view.assessed;
   const readyLabel = `${context.prefix}/ready`;
   if (readiness.state === 'not-ready') {
-    const check = firstFailing(report?.checks ?? []);
+    const check = whyNotReady(report);
     return {
       cause: `no virt-handler here: ${readyLabel}=false${check ? ` (${check.id}: ${check.status})` : ''}`,
       detail: check ? check.message : readiness.reason,
@@ -222,10 +223,28 @@ function taintFailure(view: NodeView, tolerations: Tolerations, context: JudgeCo
   if (!taint) return null;
   const text = `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
   if (taint.key.startsWith(`${context.prefix}/`)) {
-    const check = firstFailing(view.assessed.report?.checks ?? []);
+    const check = whyNotReady(view.assessed.report);
     return { cause: `taint ${text}: virtgate's not-ready taint`, detail: check ? `${check.id}: ${check.message}` : view.assessed.readiness.reason, remedy: check?.hint ?? null };
   }
   return { cause: `taint ${text} not tolerated`, detail: `${view.node.taints.length} taint(s) on the node`, remedy: null };
+}
+
+/** kvm.run fails whenever dev.kvm does (it follows from it): on its own it never says why a node is not ready. */
+const FOLLOWS_THE_TIER = new Set<string>([...TIER_CHECKS, 'kvm.run']);
+
+/**
+ * The check that kept the node from ready, as the agent's verdict decides it (core/checks/evaluate.ts
+ * decide): at tier none, dev.tun; otherwise a failing check outside the tier's own (those only lower
+ * the tier: under useEmulation a host without VT-x is ready), else the failing tier check (KVM
+ * missing where emulation is not allowed).
+ */
+function whyNotReady(report: NodeReport | null): ReportCheck | null {
+  const failing = (report?.checks ?? []).filter((check) => check.status === 'fail');
+  if (report?.tier === 'none') {
+    const tun = failing.find((check) => check.id === 'dev.tun');
+    if (tun) return tun;
+  }
+  return failing.find((check) => !FOLLOWS_THE_TIER.has(check.id)) ?? failing.find((check) => TIER_CHECKS.includes(check.id as (typeof TIER_CHECKS)[number])) ?? firstFailing(report?.checks ?? []);
 }
 
 const FAILING_ORDER = { fail: 0, error: 1, warn: 2, skip: 3, pass: 4 } as const;
