@@ -103,7 +103,7 @@ function labelFailure(view: NodeView, requirement: Extract<Requirement, { kind: 
     case 'cpu-model': {
       const model = requirement.key.slice(requirement.key.lastIndexOf('/') + 1);
       const offered = suffixes(labels, 'cpu-model.node.kubevirt.io/');
-      if (offered.length === 0) return { cause: `cpu-model ${model}: the node has no cpu-model labels`, detail: "KubeVirt's node-labeller has not labelled this node (no virt-handler here)", remedy: null };
+      if (offered.length === 0) return { cause: `cpu-model ${model}: the node has no cpu-model labels`, detail: "KubeVirt's node-labeller labels no named CPU model here (none under useEmulation, as seen on KubeVirt v1.9.0, or none while virt-handler does not run here)", remedy: 'use host-model, or a node whose KubeVirt runs with hardware virtualization' };
       return { cause: `cpu-model ${model}: not offered by this node's CPU`, detail: `offers ${listed(offered, 8)}; ${hostModelText(labels)}`, remedy: 'pick a model every target node offers, or use host-model' };
     }
     case 'cpu-feature':
